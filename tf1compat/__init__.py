@@ -119,6 +119,7 @@ from tf1compat.ops import grad_ops as _grad_ops  # TF's explicit gradient ops, f
 from tf1compat.ops import grad_ops_nn as _grad_ops_nn  # more of them, and TF 1.x-era ops
 from tf1compat.ops import nn_conv_fused as _nn_conv_fused  # optimize_for_inference's
 from tf1compat.ops import nn_conv_bias as _nn_conv_bias  # Conv2D + BiasAdd + Relu, one kernel
+from tf1compat.ops import constant_push_down as _push_down  # Grappler's (X + Y) - C
 from tf1compat.ops import grad_ops_sparse as _grad_ops_sparse  # sparse segment gradients
 from tf1compat.ops import cudnn_rnn_ops as _cudnn_rnn_ops  # CudnnRNN(V2/V3) of TF graphs
 from tf1compat.ops import legacy_ops as _legacy_ops  # op types of older TF versions

@@ -99,3 +99,70 @@ def case_row_reduction_bits(tf):
                 out["x".join(map(str, shape))] = sess.run(trailing, {x3: value})
     return out
 
+
+
+@tolerance(rtol=0, atol=0)
+def case_column_reduction_bits(tf):
+    """Sums over leading dimensions (TF's [n, k] over n, or [a, n, k] over n): 8-float
+    packets of four row accumulators from 16 rows on, the other outputs row by row."""
+    out = {}
+    shapes = [((8, 10), [0]), ((32, 10), [0]), ((64, 10), [0]), ((17, 33), [0]),
+              ((128, 256), [0]), ((50, 784), [0]), ((3000, 21), [0]), ((6, 50, 17), [1]),
+              ((40, 3, 20), [1]), ((2, 1, 30, 1, 9), [0, 2]), ((100, 1), [0])]
+    with tf.Graph().as_default(), tf.Session() as sess:
+        for dtype in (np.float32, np.float64):
+            for shape, axes in shapes:
+                value = _vector(int(np.prod(shape)), dtype, 13).reshape(shape)
+                x = tf.constant(value)
+                got = sess.run({"sum": tf.reduce_sum(x, axes),
+                                "mean": tf.reduce_mean(x, axes),
+                                "sum_keep": tf.reduce_sum(x, axes, keepdims=True)})
+                out[f"{np.dtype(dtype).name}_{'x'.join(map(str, shape))}"] = got
+    return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_bias_add_grad_bits(tf):
+    """BiasAddGrad (NHWC) adds row by row, in row blocks per intra-op thread where the
+    work is large enough (2 threads here)."""
+    out = {}
+    config = tf.ConfigProto(intra_op_parallelism_threads=2)
+    with tf.Graph().as_default(), tf.Session(config=config) as sess:
+        for shape, dtype in (((8, 10), np.float32), ((300, 5), np.float32),
+                             ((64, 100), np.float64), ((2000, 30), np.float32),
+                             ((4, 6, 6, 16), np.float32), ((500, 64), np.float32),
+                             ((16, 40), np.float32)):
+            upstream = _vector(int(np.prod(shape)), dtype, 17).reshape(shape)
+            bias = tf.Variable(tf.zeros([shape[-1]], dtype))
+            grad = tf.gradients(tf.nn.bias_add(tf.ones(shape, dtype), bias), bias,
+                                grad_ys=tf.constant(upstream))[0]
+            sess.run(bias.initializer)
+            out["x".join(map(str, shape))] = sess.run(grad)
+    return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_broadcast_gradient_bits(tf):
+    """Gradients of broadcast inputs are TF's `Sum` over the broadcast axes, in Eigen's
+    order: a bias added with `+`, a scale, a divisor, a scalar weight. (The data is fed:
+    with constant data Grappler also re-associates the gradient's products.)"""
+    rng = np.random.RandomState(3)
+    x = tf.placeholder(tf.float32, [64, 20])
+    xs = tf.placeholder(tf.float32, [100])
+    feed = {x: rng.randn(64, 20).astype(np.float32), xs: rng.rand(100).astype(np.float32)}
+    b = tf.Variable(rng.randn(20).astype(np.float32))
+    w = tf.Variable(rng.rand(20).astype(np.float32) + 0.5)
+    s = tf.Variable(np.float32(0.7))
+    ws = tf.Variable([0.3], dtype=tf.float32)
+    losses = {"add": tf.reduce_sum(tf.square(x + b)),
+              "sub": tf.reduce_sum(tf.square(b - x) * 0.5),
+              "mul": tf.reduce_sum(tf.square(x * w)),
+              "div": tf.reduce_sum(tf.square(x / w)),
+              "squared_difference": tf.reduce_sum(tf.squared_difference(x, b)),
+              "scalar": tf.reduce_mean(tf.square(s * x - 1.0)),
+              "vector_of_one": tf.reduce_mean(tf.square(ws * xs + 0.25))}
+    grads = {k: tf.gradients(v, [b, w, s, ws]) for k, v in losses.items()}
+    grads = {k: [g for g in v if g is not None] for k, v in grads.items()}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(grads, feed)

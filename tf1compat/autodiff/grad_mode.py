@@ -206,7 +206,9 @@ class GradModeRewriter:
         return _detach_inputs(kernel, range(len(op._inputs))) \
             if _float_in_and_out(op) else kernel
 
-    def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
+    def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any,
+             formulas: bool = True) -> Callable[..., Any]:
+        """`kernel` as the grad-mode plan runs `op` (`formulas`: with its grad_formula)."""
         if op in self.cut_ops:
             return _cut_outputs(kernel)
         if op._op_def.grad_sources is not None:      # the gradient op (SymbolicGradient)
@@ -232,8 +234,8 @@ class GradModeRewriter:
         nones = none_input_indices(op.type)
         if nones:
             kernel = _detach_inputs(kernel, nones)
-        formula = op._op_def.grad_formula
-        wrapped = None if formula is None else formula(op, kernel)
+        formula = op._op_def.grad_formula if formulas else None
+        wrapped = None if formula is None else formula(op, kernel, kctx)
         return kernel if wrapped is None else wrapped
 
 

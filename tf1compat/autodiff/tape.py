@@ -149,7 +149,7 @@ def _grad_kernel(entry: Any, kernel: Callable[..., Any], inputs: Sequence[Any]
             if nones:
                 wrapped = grad_mode._detach_inputs(kernel, nones)
             formula = entry.op_def.grad_formula
-            conv = None if formula is None else formula(node, wrapped)
+            conv = None if formula is None else formula(node, wrapped, None)
             if conv is not None:
                 wrapped = conv
     finally:

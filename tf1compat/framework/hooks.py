@@ -85,8 +85,8 @@ FETCHED_VALUES: Dict[str, Callable[[Any, Any, Any], Any]] = {}
 # Session targets served by another process's variables (`tf.Session("grpc://...")`):
 # URL scheme ("grpc") -> function (session, target) -> None (a local session) or an object
 # whose `before_run(state, plan) -> pulled` / `after_run(state, pulled)` exchange the values
-# of the variables the run's plan touches with the servers around each successful run. Filled by distribute/server.py; called by
-# runtime/session.BaseSession.
+# of the variables the run's plan touches with the servers around each successful run.
+# Filled by distribute/server.py; called by runtime/session.BaseSession.
 SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}
 
 # The in-process `tf.train.Server` class, for code below distribute/ that starts a task's
@@ -94,11 +94,12 @@ SESSION_TARGETS: Dict[str, Callable[[Any, str], Any]] = {}
 # Filled by distribute/server.py; called by estimator/distributed_training.py.
 STD_SERVER: Dict[str, Any] = {"Server": None}
 
-# Op chains a plan runs as one kernel (TF's oneDNN Conv2D + BiasAdd + Relu): name ->
-# function (op) -> None, or (the chain's ops ending at `op`, the chain's inputs, a factory
-# kctx -> kernel of those inputs). Filled by ops/nn_conv_bias.py; called by
-# runtime/plan_rewrites.fused_chains, which checks that nothing else reads the chain's
-# intermediate values.
+# Op chains a plan runs as one kernel (TF's oneDNN Conv2D + BiasAdd + Relu; Grappler's
+# constant push-down): name -> function (op) -> None, or (the chain's ops ending at `op`,
+# the chain's inputs, a factory kctx -> kernel of those inputs[, True where that kernel
+# applies its ops' TF gradient formulas itself]). Filled by ops/nn_conv_bias.py and
+# ops/constant_push_down.py; called by runtime/plan_rewrites.fused_chains, which checks
+# that nothing else reads the chain's intermediate values.
 PLAN_FUSIONS: Dict[str, Callable[[Any], Any]] = {}
 
 # `tf.train.SyncReplicasOptimizer` on a parameter-server cluster. "cluster": (optimizer,

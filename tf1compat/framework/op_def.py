@@ -31,8 +31,9 @@ attr names, written in TF's REGISTER_OP notation:
     `tf.gradients` returns TF's None-ness and names (`framework/grad_names.py`);
   - ``grad_none_inputs``: inputs whose TF gradient is always None although they may be
     float (PadV2's constant value);
-  - ``grad_formula``: `(node, kernel) -> kernel or None`: the kernel with TF's gradient
-    formula where torch's differs (ties of Maximum, 0 ** 0 of Pow, ...);
+  - ``grad_formula``: `(node, kernel, kctx) -> kernel or None`: the kernel with TF's
+    gradient formula where torch's differs (ties of Maximum, 0 ** 0 of Pow, the order
+    a broadcast gradient is summed in, ...);
   - ``grad_indexed_slices``: under eager execution the gradient w.r.t. the gathered
     params is an IndexedSlices, as TF's gather gradients.
 * ``static_value(tensor) -> ndarray or None``: the output's value when it is known at
@@ -237,8 +238,8 @@ class OpDef:
     grad: str = "autograd"
     grad_names: Optional[Callable[[Any], List[Any]]] = None
     grad_none_inputs: Tuple[int, ...] = ()
-    grad_formula: Optional[Callable[[Any, Callable[..., Any]], Optional[Callable[..., Any]]]] \
-        = None
+    grad_formula: Optional[Callable[[Any, Callable[..., Any], Any],
+                                    Optional[Callable[..., Any]]]] = None
     grad_indexed_slices: bool = False
     stateful: bool = False
     cpu_only: bool = False
@@ -335,7 +336,7 @@ def declare(op_type: str, *, inputs: Sequence[str] = (), outputs: Sequence[str] 
             kernel: Optional[KernelFactory], grad: str = "autograd",
             grad_names: Optional[Callable[[Any], List[Any]]] = None,
             grad_none_inputs: Sequence[int] = (),
-            grad_formula: Optional[Callable[[Any, Callable[..., Any]],
+            grad_formula: Optional[Callable[[Any, Callable[..., Any], Any],
                                             Optional[Callable[..., Any]]]] = None,
             grad_indexed_slices: bool = False, stateful: bool = False,
             cpu_only: bool = False, constant: bool = False, view: bool = False,

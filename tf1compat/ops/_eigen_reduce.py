@@ -1,40 +1,99 @@
-"""TF's CPU `Sum`/`Mean` over every element of a small float tensor, or over its trailing
-dimensions, added in Eigen's order.
+"""TF's CPU float sums added in the order TF's kernels add them: `Sum`/`Mean` (Eigen's
+reductions) and `BiasAddGrad` (TF's ReduceOuterDimensions), also where gradients of
+broadcasting ops reduce (ops/_grad_formulas.py).
 
-A float sum's last bits depend on the order of its additions. TF's full reduction is
-Eigen's `FullReducer` (TensorReduction.h), and a training loop that prints
-`reduce_mean(loss)` shows those bits (and carries them into the next step through the
-gradient). torch's cascade adds in another order from 5 elements on, so this module adds
-one Eigen leaf (up to 1,024 packets) as Eigen does, for float32 and float64 on the CPU:
-with 4 packets or more, four packet accumulators take interleaved packets and are folded
-into the first; further whole packets are added to it; the packet is folded in halves
-(lanes i and i + half, down to one: `predux`); the leftover scalars, added one by one,
-come first in the final `scalars + predux(packet)`. The packet is 8 floats / 4 doubles
-(TF's x86 wheels use AVX). numpy's `add.reduce` along a non-contiguous axis adds row by
-row in the input dtype, which is what each accumulator does.
+A float sum's last bits depend on the order of its additions, and a training loop that
+prints `reduce_mean(loss)` (or a weight updated by a summed gradient) shows them. torch
+adds in other orders (a cascade from 5 elements on), so this module adds as TF does, for
+float32 and float64 on the CPU. TF first simplifies the shape as its ReductionHelper does
+(size-1 dimensions dropped, neighbours both reduced or both kept merged), then:
 
-A reduction over trailing dimensions (a loss's `reduce_sum(..., axis=1)`) adds each row
-the same way (TF views the tensor as [rows, n] and reduces the inner dimension), so the
-rows are added side by side.
+* `full` ([n] -> []) and `rows` ([m, n] -> [m]): Eigen's InnerMostDimReducer over each
+  row, one leaf (up to 1,024 packets): with 4 packets or more, four packet accumulators
+  take interleaved packets and are folded into the first; further whole packets are
+  added to it; the packet is folded in halves (lanes i and i + half, down to one:
+  `predux`); the leftover scalars, added one by one, come first in the final
+  `scalars + predux(packet)`. The packet is 8 floats / 4 doubles (TF's x86 wheels use
+  AVX). Above one leaf Eigen halves the range at packet boundaries and, above ~258k
+  floats, splits it over the intra-op threads; emulating that costs up to 10x torch's
+  sum, so larger rows keep torch's order.
+* `columns` ([n, k] -> [k], or [a, n, k] -> [a, k]): Eigen's InnerMostDimPreserver.
+  The output is evaluated in packets along its flat index: a packet inside one output
+  row adds its n input packets with, from 16 on, four accumulators taking rows j % 4 of
+  the first n - n % 4 rows, folded ((a0 + a1) + a2) + a3, then the leftover rows one by
+  one; every other output element (a packet crossing a row end, the flat tail) adds its
+  n values one by one.
+* `outer` (BiasAddGrad, NHWC: [n, k] -> [k]): ReduceOuterDimensions. Up to 32 columns a
+  thread, row blocks (at least 2,000 elements each, at most one per intra-op thread) are
+  added row by row into one buffer each and the buffers summed in order; Eigen's
+  parallelFor runs the blocks as one call (so one buffer) when its cost model gives one
+  thread. Wider rows are split by columns: each column one by one.
 
-Above one leaf Eigen halves the range at packet boundaries and, above ~258k floats,
-splits it over the intra-op threads (checked against TF up to 3M floats while building
-this); emulating that costs up to 10x torch's sum, so larger tensors keep torch's order.
+Every sum starts from +0, so a zero result is +0 (numpy starts from the first value:
+`+ 0` restores that). numpy's `add.accumulate` is the one-by-one sum (`add.reduce` may
+add pairwise along a contiguous axis).
 """
 
 from __future__ import annotations
 
-from typing import Any, Tuple
+import math
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
 
-__all__ = ["LEAF_ELEMENTS", "inner_sum"]
+from tf1compat.ops._eigen_cost import parallel_for_ranges
+
+__all__ = ["LEAF_ELEMENTS", "eigen_sum", "outer_sum", "reduction_view", "tf_reduce_to",
+           "expand_with_tf_grad"]
 
 _PACKET = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _LEAF_PACKETS = 1024          # Eigen's LeafSize<T>() for float and double
 # The most elements (by torch dtype) one sum may add as one Eigen leaf.
 LEAF_ELEMENTS = {torch.float32: 8 * _LEAF_PACKETS, torch.float64: 4 * _LEAF_PACKETS}
+# Above this many elements a row, column or outer reduction keeps torch's order (the
+# emulation's numpy passes cost more than torch's sum).
+_EMULATED_ELEMENTS = 65536
+_OUTER_MIN_BLOCK = 2000       # ReduceOuterDimensions' min_block_workload
+_OUTER_COLUMNS_PER_THREAD = 32
+
+
+def reduction_view(shape: Sequence[int], dims: Sequence[int]) -> Optional[Tuple[str, tuple]]:
+    """TF's ReductionHelper view of reducing `shape` over `dims`, when this module adds it
+    in TF's order: ("full", (n,)), ("rows", (m, n)) or ("columns", (a, n, k)); None for
+    the other views (empty tensors, nothing reduced, [a, n, k] over a and k) and beyond
+    the sizes emulated."""
+    rank = len(shape)
+    reduced = {d % rank for d in dims}
+    groups: List[List[Any]] = []
+    for axis, size in enumerate(shape):
+        if size == 0:
+            return None
+        if size == 1:
+            continue
+        is_reduced = axis in reduced
+        if groups and groups[-1][0] == is_reduced:
+            groups[-1][1] *= size
+        else:
+            groups.append([is_reduced, size])
+    kinds = tuple(g[0] for g in groups)
+    sizes = tuple(g[1] for g in groups)
+    total = math.prod(sizes)
+    if kinds == (True,):
+        return ("full", sizes) if sizes[0] <= _LEAF_PACKETS * 8 else None
+    if total > _EMULATED_ELEMENTS:
+        return None
+    if kinds == (False, True):
+        return ("rows", sizes) if sizes[1] <= _LEAF_PACKETS * 8 else None
+    if kinds == (True, False):
+        return "columns", (1,) + sizes
+    if kinds == (False, True, False):
+        return "columns", sizes
+    return None
+
+
+def _sequential(values: np.ndarray, axis: int) -> np.ndarray:
+    return np.take(np.add.accumulate(values, axis=axis), -1, axis=axis)
 
 
 def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
@@ -43,11 +102,11 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
     count, n = rows.shape
     width = _PACKET[rows.dtype]
     if n < width:
-        return np.add.accumulate(rows, axis=1)[:, -1]
+        return _sequential(rows, 1)
     whole4 = (n // (4 * width)) * 4 * width
     whole = (n // width) * width
     if whole4:
-        lanes = np.add.reduce(rows[:, :whole4].reshape(count, -1, 4, width), axis=1)
+        lanes = _sequential(rows[:, :whole4].reshape(count, -1, 4, width), 1)
         packet = ((lanes[:, 0] + lanes[:, 1]) + lanes[:, 2]) + lanes[:, 3]
     else:
         packet = rows[:, :width]
@@ -58,71 +117,249 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
         packet = packet[:, :half] + packet[:, half:]
     if whole == n:
         return packet[:, 0]
-    return np.add.accumulate(rows[:, whole:], axis=1)[:, -1] + packet[:, 0]
+    return _sequential(rows[:, whole:], 1) + packet[:, 0]
 
 
-def _value(x: torch.Tensor, inner: int, mean: bool) -> torch.Tensor:
-    """The sums over x's last `inner` dimensions (all of them: a 0-d tensor)."""
-    outer = x.shape[:x.dim() - inner]
-    count = 1
-    for d in x.shape[x.dim() - inner:]:
-        count *= d
-    rows = x.detach().contiguous().numpy().reshape(-1, count)
+def _packet_columns(block: np.ndarray) -> np.ndarray:
+    """InnerMostDimPreserver over [count, n, width] input packets -> [count, width]."""
+    n = block.shape[1]
+    if n < 16:
+        return _sequential(block, 1)
+    whole = (n // 4) * 4
+    lanes = _sequential(block[:, :whole].reshape(block.shape[0], whole // 4, 4, -1), 1)
+    total = ((lanes[:, 0] + lanes[:, 1]) + lanes[:, 2]) + lanes[:, 3]
+    for j in range(whole, n):
+        total = total + block[:, j]
+    return total
+
+
+def _column_sums(x3: np.ndarray) -> np.ndarray:
+    """[a, n, k] -> [a, k], as Eigen evaluates the flat output in packets."""
+    a, n, k = x3.shape
+    width = _PACKET[x3.dtype]
+    out = np.empty(a * k, x3.dtype)
+    flat_packets = (a * k) // width
+    starts = np.arange(flat_packets) * width
+    inside = starts[(starts % k) + width <= k]                # packets within one row
+    done = np.zeros(a * k, bool)
+    if inside.size:
+        rows, cols = inside // k, inside % k
+        gather = cols[:, None] + np.arange(width)[None, :]    # [p, width] columns
+        block = x3[rows[:, None, None], np.arange(n)[None, :, None], gather[:, None, :]]
+        out_index = (inside[:, None] + np.arange(width)[None, :]).reshape(-1)
+        out[out_index] = _packet_columns(block).reshape(-1)
+        done[out_index] = True
+    rest = np.nonzero(~done)[0]
+    if rest.size:
+        out[rest] = _sequential(x3[rest // k, :, rest % k], 1)
+    return out.reshape(a, k)
+
+
+def _outer_blocks(n: int, k: int, threads: int, itemsize: int) -> List[Tuple[int, int]]:
+    """The row ranges ReduceOuterDimensions adds into separate buffers."""
+    if k > threads * _OUTER_COLUMNS_PER_THREAD:
+        return [(0, n)]                                       # split by columns
+    min_block_rows = -(-_OUTER_MIN_BLOCK // k)
+    num_blocks = min(n, -(-(n * k) // min_block_rows), threads)
+    block_rows = -(-n // num_blocks)
+    # One block's cost: its bytes loaded (11/64 cycles each) and one add an element.
+    cost = block_rows * k * (itemsize * 11 / 64 + 1)
+    return [(first * block_rows, min(n, last * block_rows))
+            for first, last in parallel_for_ranges(num_blocks, cost, threads)]
+
+
+def _value(x: torch.Tensor, kind: str, sizes: Sequence[int], mean: bool,
+           threads: int) -> torch.Tensor:
+    values = x.detach().contiguous().numpy().reshape(tuple(sizes))
     with np.errstate(all="ignore"):        # inf - inf is NaN, silently, as in TF's kernel
-        total = _rows_leaf_sums(rows).reshape(outer)
+        if kind == "full":
+            total = _rows_leaf_sums(values.reshape(1, -1)).reshape(())
+        elif kind == "rows":
+            total = _rows_leaf_sums(values)
+        elif kind == "columns":
+            total = _column_sums(values)
+        else:
+            n, k = values.shape
+            parts = [_sequential(values[a:b], 0)
+                     for a, b in _outer_blocks(n, k, threads, values.dtype.itemsize)]
+            total = parts[0]
+            for part in parts[1:]:
+                total = total + part
+        total = total + values.dtype.type(0)
         if mean:
-            total = total / rows.dtype.type(count)           # TF: sum / T(count)
-    return torch.from_numpy(np.asarray(total, dtype=rows.dtype))
+            count = math.prod(sizes) // max(total.size, 1)
+            total = total / values.dtype.type(count)          # TF: sum / T(count)
+    return torch.from_numpy(np.asarray(total, dtype=values.dtype))
 
 
-@torch.library.custom_op("tf1compat::eigen_inner_sum", mutates_args=())
-def _inner_sum_op(x: torch.Tensor, inner: int, mean: bool) -> torch.Tensor:
+def _kept_shape(kind: str, sizes: Sequence[int]) -> List[int]:
+    """The view's output shape."""
+    if kind == "full":
+        return []
+    if kind == "rows":
+        return [sizes[0]]
+    if kind == "columns":
+        return [sizes[0], sizes[2]]
+    return [sizes[1]]                                          # outer
+
+
+def _kept_ones(kind: str, sizes: Sequence[int]) -> List[int]:
+    """The view's shape with its reduced dimensions as 1."""
+    if kind == "full":
+        return [1]
+    if kind == "rows":
+        return [sizes[0], 1]
+    if kind == "columns":
+        return [sizes[0], 1, sizes[2]]
+    return [1, sizes[1]]                                       # outer
+
+
+@torch.library.custom_op("tf1compat::eigen_sum", mutates_args=())
+def _eigen_sum_op(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
+                  threads: int) -> torch.Tensor:
     """An op of its own, so compiled plans call it as it is (inductor would generate its
     own reduction order)."""
-    return _value(x, inner, mean)
+    return _value(x, kind, sizes, mean, threads)
 
 
-@_inner_sum_op.register_fake
-def _inner_sum_shape(x: torch.Tensor, inner: int, mean: bool) -> torch.Tensor:
-    return x.new_empty(x.shape[:x.dim() - inner])
+@_eigen_sum_op.register_fake
+def _eigen_sum_shape(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
+                     threads: int) -> torch.Tensor:
+    return x.new_empty(_kept_shape(kind, sizes))
 
 
-def _inner_sum_context(ctx: Any, inputs: Tuple[Any, ...], output: Any) -> None:
-    x, inner, mean = inputs
-    ctx.shape, ctx.inner, ctx.mean = x.shape, inner, mean
+def _eigen_sum_context(ctx: Any, inputs: Tuple[Any, ...], output: Any) -> None:
+    x, kind, sizes, mean, _ = inputs
+    ctx.shape, ctx.kind, ctx.sizes, ctx.mean = x.shape, kind, list(sizes), mean
 
 
-def _inner_sum_backward(ctx: Any, grad: torch.Tensor) -> Tuple[torch.Tensor, None, None]:
-    reduced = ctx.shape[len(ctx.shape) - ctx.inner:]
+def _eigen_sum_backward(ctx: Any, grad: torch.Tensor) -> tuple:
     if ctx.mean:
-        count = 1
-        for d in reduced:
-            count *= d
+        count = math.prod(ctx.sizes) // max(math.prod(_kept_shape(ctx.kind, ctx.sizes)), 1)
         grad = grad / count                                   # TF's Mean grad: truediv
-    grad = grad.reshape(tuple(grad.shape) + (1,) * ctx.inner)
-    return grad.expand(ctx.shape), None, None
+    grad = grad.reshape(_kept_ones(ctx.kind, ctx.sizes)).expand(ctx.sizes)
+    return grad.reshape(ctx.shape), None, None, None, None
 
 
-_inner_sum_op.register_autograd(_inner_sum_backward, setup_context=_inner_sum_context)
+_eigen_sum_op.register_autograd(_eigen_sum_backward, setup_context=_eigen_sum_context)
 
 
-class _InnerSum(torch.autograd.Function):
+class _EigenSum(torch.autograd.Function):
     """The same with a cheaper autograd node, for plans that run op by op."""
 
     @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, inner: int, mean: bool) -> torch.Tensor:
-        _inner_sum_context(ctx, (x, inner, mean), None)
-        return _value(x, inner, mean)
+    def forward(ctx: Any, x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
+                threads: int) -> torch.Tensor:
+        _eigen_sum_context(ctx, (x, kind, sizes, mean, threads), None)
+        return _value(x, kind, sizes, mean, threads)
 
-    backward = staticmethod(_inner_sum_backward)
+    backward = staticmethod(_eigen_sum_backward)
 
 
-def inner_sum(x: torch.Tensor, inner: int, mean: bool = False) -> torch.Tensor:
-    """The sums (or means) over the last `inner` dimensions of the CPU float tensor `x`
-    (each of 1 to LEAF_ELEMENTS[dtype] elements), as TF's CPU kernel adds them; a tensor of
-    x's leading dimensions (0-d where `inner` is x.dim())."""
+def _run(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
+         threads: int) -> torch.Tensor:
     if torch.compiler.is_compiling():
-        return _inner_sum_op(x, inner, mean)
+        return _eigen_sum_op(x, kind, sizes, mean, threads)
     if x.requires_grad and torch.is_grad_enabled():
-        return _InnerSum.apply(x, inner, mean)
-    return _value(x, inner, mean)
+        return _EigenSum.apply(x, kind, sizes, mean, threads)
+    return _value(x, kind, sizes, mean, threads)
+
+
+def _emulated(x: torch.Tensor) -> bool:
+    return x.device.type == "cpu" and x.dtype in LEAF_ELEMENTS and x.dim() > 0
+
+
+def eigen_sum(x: torch.Tensor, dims: Sequence[int], mean: bool = False
+              ) -> Optional[torch.Tensor]:
+    """TF's CPU `Sum` (or `Mean`) of `x` over `dims` (shaped as torch's sum without
+    keepdim), added in TF's order; None where this module keeps torch's order (other
+    devices and dtypes, views it does not emulate, sums of 4 elements or fewer, which
+    torch also adds one by one)."""
+    if not _emulated(x):
+        return None
+    view = reduction_view(x.shape, dims)
+    if view is None:
+        return None
+    kind, sizes = view
+    if kind in ("full", "rows") and sizes[-1] < 5:
+        return None
+    out = _run(x, kind, list(sizes), mean, 0)
+    reduced = {d % x.dim() for d in dims}
+    return out.reshape([n for i, n in enumerate(x.shape) if i not in reduced])
+
+
+def outer_sum(x: torch.Tensor, threads: int) -> Optional[torch.Tensor]:
+    """BiasAddGrad's sum of `x` over every dimension but the last (NHWC), added as TF's
+    ReduceOuterDimensions does on `threads` intra-op threads; None where torch's order is
+    kept (other devices and dtypes, above 65,536 elements)."""
+    if not _emulated(x) or x.dim() < 2 or x.numel() == 0 or x.numel() > _EMULATED_ELEMENTS:
+        return None
+    k = x.shape[-1]
+    return _run(x, "outer", [x.numel() // k, k], False, threads)
+
+
+def tf_reduce_to(grad: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:
+    """A broadcast gradient summed back to `shape` as TF's gradient does it
+    (BroadcastGradientArgs' axes, Sum in Eigen's order where emulated, Reshape)."""
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    lead = grad.dim() - len(shape)
+    axes = list(range(lead)) + [lead + i for i, n in enumerate(shape)
+                                if n == 1 and grad.shape[lead + i] != 1]
+    out = eigen_sum(grad, axes) if axes else None
+    if out is None:
+        out = grad.sum(dim=axes) if axes else grad
+    return out.reshape(shape)
+
+
+def _reduce_back(grad: torch.Tensor, shape: Sequence[int], threads: int) -> torch.Tensor:
+    if threads:                      # BiasAddGrad: every dimension but the last
+        out = outer_sum(grad, threads)
+        if out is None:
+            out = grad.reshape(-1, grad.shape[-1]).sum(0)
+        return out
+    return tf_reduce_to(grad, shape)
+
+
+@torch.library.custom_op("tf1compat::expand_tf_grad", mutates_args=())
+def _expand_op(x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
+    """`_Expand` for compiled plans (a custom op cannot return a view: a copy)."""
+    return x.expand(shape).clone()
+
+
+@_expand_op.register_fake
+def _expand_shape(x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
+    return x.new_empty(shape)
+
+
+def _expand_context(ctx: Any, inputs: Tuple[Any, ...], output: Any) -> None:
+    x, _, threads = inputs
+    ctx.in_shape, ctx.threads = tuple(x.shape), threads
+
+
+def _expand_backward(ctx: Any, grad: torch.Tensor) -> tuple:
+    return _reduce_back(grad, ctx.in_shape, ctx.threads), None, None
+
+
+_expand_op.register_autograd(_expand_backward, setup_context=_expand_context)
+
+
+class _Expand(torch.autograd.Function):
+    """x broadcast to `shape`; its gradient summed back in TF's order."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
+        _expand_context(ctx, (x, shape, threads), None)
+        return x.expand(shape)
+
+    backward = staticmethod(_expand_backward)
+
+
+def expand_with_tf_grad(x: torch.Tensor, shape: Sequence[int], bias_threads: int = 0
+                        ) -> torch.Tensor:
+    """`x` broadcast to `shape` for a broadcasting op whose gradient TF sums with `Sum`
+    (`bias_threads` 0) or BiasAddGrad (NHWC, on that many intra-op threads)."""
+    if torch.compiler.is_compiling():
+        return _expand_op(x, list(shape), bias_threads)
+    return _Expand.apply(x, list(shape), bias_threads)

@@ -23,27 +23,23 @@ from typing import Any, Callable, Optional
 
 import torch
 
+from tf1compat.ops._eigen_cost import default_intra_op_threads, intra_op_threads
+from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
 from tf1compat.ops._kernels import dynamo_tracing
 
-__all__ = ["sum_to", "maximum_formula", "minimum_formula", "pow_formula", "mul_no_nan_formula",
-           "xdivy_formula", "xlogy_formula", "atan2_formula", "xlog1py_formula",
-           "zeta_formula", "polygamma_formula", "cumprod_formula",
+__all__ = ["sum_to", "broadcast_formula", "bias_add_formula", "tf_broadcast_binary",
+           "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
+           "mul_no_nan_formula", "xdivy_formula", "xlogy_formula", "atan2_formula",
+           "xlog1py_formula", "zeta_formula", "polygamma_formula", "cumprod_formula",
            "xent_formula"]
 
-Formula = Callable[[Any, Callable[..., Any]], Optional[Callable[..., Any]]]
+Formula = Callable[[Any, Callable[..., Any], Any], Optional[Callable[..., Any]]]
 
 
 def sum_to(g: torch.Tensor, shape: torch.Size) -> torch.Tensor:
-    """Reduces a broadcast gradient back to `shape` (TF's BroadcastGradientArgs + Sum)."""
-    if g.shape == shape:
-        return g
-    lead = g.dim() - len(shape)
-    if lead > 0:
-        g = g.sum(dim=tuple(range(lead)))
-    dims = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
-    if dims:
-        g = g.sum(dim=dims, keepdim=True)
-    return g.reshape(shape)
+    """Reduces a broadcast gradient back to `shape` (TF's BroadcastGradientArgs + Sum, in
+    TF's order where ops/_eigen_reduce.py emulates it)."""
+    return tf_reduce_to(g, shape)
 
 
 def _where0(cond: torch.Tensor, value: torch.Tensor) -> torch.Tensor:
@@ -69,6 +65,16 @@ def _pow_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor
     log_x = torch.where(mask, torch.log(safe_x), torch.zeros_like(x))
     gy = g * z * log_x
     return sum_to(gx, x.shape), sum_to(gy, y.shape)
+
+
+def _real_div_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor
+                   ) -> tuple:
+    # TF: grad / y and grad * ((-x / y) / y) (conjugated for complex); torch rounds
+    # -grad * x / (y * y).
+    if x.is_complex():
+        y_conj = torch.conj(y)
+        return sum_to(g / y_conj, x.shape), sum_to(g * torch.conj((-x / y) / y), y.shape)
+    return sum_to(g / y, x.shape), sum_to(g * ((-x / y) / y), y.shape)
 
 
 def _mul_no_nan(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -168,7 +174,8 @@ def _cumsum(t: torch.Tensor, axis: int, exclusive: bool, reverse: bool) -> torch
 
 def _binary_formula(grad_fn: Callable[..., tuple]) -> Formula:
     """A two-input op's formula: `grad_fn(x, y, output, grad) -> (dx, dy)`."""
-    def formula(node: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
+    def formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                ) -> Optional[Callable[..., Any]]:
         dtype = node.outputs[0].dtype
         if not dtype.is_floating and not dtype.is_complex:
             return None
@@ -185,6 +192,7 @@ def _binary_formula(grad_fn: Callable[..., tuple]) -> Formula:
 maximum_formula = _binary_formula(_max_min_grad(torch.ge))
 minimum_formula = _binary_formula(_max_min_grad(torch.le))
 pow_formula = _binary_formula(_pow_grad)
+real_div_formula = _binary_formula(_real_div_grad)
 mul_no_nan_formula = _binary_formula(_mul_no_nan_grad)
 xdivy_formula = _binary_formula(_xdivy_grad)
 xlogy_formula = _binary_formula(_xlogy_grad)
@@ -194,7 +202,7 @@ zeta_formula = _binary_formula(_zeta_grad)
 polygamma_formula = _binary_formula(_polygamma_grad)
 
 
-def xent_formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
+def xent_formula(node: Any, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
     """(Sparse)SoftmaxCrossEntropyWithLogits: see `_XentApply`."""
     sparse = node.type == "SparseSoftmaxCrossEntropyWithLogits"
 
@@ -238,7 +246,8 @@ def _xent_traced(kernel: Callable, sparse: bool, logits: torch.Tensor,
     return loss, backprop - (y - y.detach())
 
 
-def cumprod_formula(node: Any, kernel: Callable[..., Any]) -> Optional[Callable[..., Any]]:
+def cumprod_formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                    ) -> Optional[Callable[..., Any]]:
     """Cumprod over a constant axis: see `_CumprodApply`."""
     if not node.outputs[0].dtype.is_floating:
         return None
@@ -314,3 +323,57 @@ class _XentApply(torch.autograd.Function):
             extra = (g_backprop - (g_backprop * softmax).sum(-1, keepdim=True)) * softmax
             grad = extra if grad is None else grad + extra
         return None, None, grad, grad_labels
+
+
+def _float_cpu_dtype(node: Any) -> bool:
+    return node.outputs[0].dtype.name in ("float32", "float64")
+
+
+def broadcast_formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                      ) -> Optional[Callable[..., Any]]:
+    """Add, AddV2, Sub, Mul, SquaredDifference of float inputs of other
+    shapes: TF sums the gradient of a broadcast input with `Sum` over the broadcast axes,
+    whose order (ops/_eigen_reduce.py) differs from torch's; the input enters the kernel
+    already broadcast, through a node whose backward sums as TF does. (The elementwise
+    factors of these gradients round as TF's.) Static shapes equal in a plan (`kctx`
+    given; the eager tape keeps one wrapper for every shape): the plain kernel."""
+    if not _float_cpu_dtype(node):
+        return None
+    x_shape, y_shape = (t.shape for t in node.inputs)
+    if kctx is not None and x_shape.is_fully_defined() and y_shape.is_fully_defined() \
+            and x_shape.as_list() == y_shape.as_list():
+        return None
+
+    def run(x: Any, y: Any) -> Any:
+        return tf_broadcast_binary(kernel, x, y)
+    return run
+
+
+def tf_broadcast_binary(fn: Callable[..., Any], x: Any, y: Any) -> Any:
+    """`fn(x, y)` for a broadcasting elementwise op, each input that needs a gradient and
+    a broadcast entering broadcast already, through a node whose backward sums the
+    gradient as TF's does (ops/_eigen_reduce.py)."""
+    if x.shape != y.shape and torch.is_grad_enabled() and not x.is_cuda:
+        shape = torch.broadcast_shapes(x.shape, y.shape)
+        if x.requires_grad and x.shape != shape:
+            x = expand_with_tf_grad(x, shape)
+        if y.requires_grad and y.shape != shape:
+            y = expand_with_tf_grad(y, shape)
+    return fn(x, y)
+
+
+def bias_add_formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                     ) -> Optional[Callable[..., Any]]:
+    """BiasAdd (NHWC) of floats: the bias gradient is BiasAddGrad's sum over the other
+    dimensions, in the order TF's ReduceOuterDimensions adds on the session's intra-op
+    threads (ops/_eigen_reduce.py)."""
+    if not _float_cpu_dtype(node) or node.attrs.get("data_format", "NHWC").startswith("NC"):
+        return None
+    threads = intra_op_threads(kctx) if kctx is not None else default_intra_op_threads()
+
+    def run(x: Any, b: Any) -> Any:
+        if (b.requires_grad and torch.is_grad_enabled() and not x.is_cuda and x.dim() >= 2
+                and b.dim() == 1 and x.shape[-1] == b.shape[0]):
+            return x + expand_with_tf_grad(b, x.shape, threads)
+        return kernel(x, b)
+    return run

@@ -32,7 +32,7 @@ import numpy as np
 import torch
 
 from tf1compat.ops import _glibc_math as libm
-from tf1compat.ops._eigen_cost import TASK_SIZE, eigen_threads
+from tf1compat.ops._eigen_cost import parallel_for_ranges
 from tf1compat.ops import _philox as philox
 from tf1compat.util.gil_lock import GilLock
 
@@ -353,28 +353,4 @@ def multinomial_shards(batch: int, num_samples: int, classes: int,
     (and hence on its intra-op thread count) once a job is big enough to be split.
     """
     cost = int(50 * (num_samples * np.log(classes) / np.log(2) + classes))
-    if batch <= 1 or num_threads <= 1 or eigen_threads(batch, cost, num_threads) == 1:
-        return [(0, batch)]
-    size = _eigen_block_size(batch, cost, num_threads)
-    return [(s, min(batch, s + size)) for s in range(0, batch, size)]
-
-
-def _eigen_block_size(n: int, cost: float, threads: int) -> int:
-    """Eigen's CalculateParallelForBlock: oversharded blocks, coarsened for balance."""
-    block_size_f = TASK_SIZE / cost if cost else float("inf")
-    size = min(n, max(-(-n // (4 * threads)), int(min(block_size_f, 2**62))))
-    max_size = min(n, 2 * size)
-    count = -(-n // size)
-    best = count / (-(-count // threads) * threads)
-    prev = count
-    while best < 1.0 and prev > 1:
-        coarser = -(-n // (prev - 1))
-        if coarser > max_size:
-            break
-        coarser_count = -(-n // coarser)
-        prev = coarser_count
-        efficiency = coarser_count / (-(-coarser_count // threads) * threads)
-        if efficiency + 0.01 >= best:
-            size, count = coarser, coarser_count
-            best = max(best, efficiency)
-    return size
+    return parallel_for_ranges(batch, cost, num_threads)

@@ -186,7 +186,7 @@ class _TransformApply(torch.autograd.Function):
         return (None, grad_images) + (None,) * (len(ctx.needs_input_grad) - 2)
 
 
-def _formula(node: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
+def _formula(node: Any, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
     interpolation = node.attrs["interpolation"]
     fill_mode = node.attrs["fill_mode"]
 

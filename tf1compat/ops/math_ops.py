@@ -27,9 +27,9 @@ from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._narrow_casts import narrow_cast
 from tf1compat.ops._shape_rules import (broadcast_rule, node_desc,
                                         unary_rule)
-from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula, minimum_formula,
-                                          mul_no_nan_formula, pow_formula, xdivy_formula,
-                                          xlogy_formula)
+from tf1compat.ops._grad_formulas import (atan2_formula, broadcast_formula, maximum_formula,
+                                          minimum_formula, mul_no_nan_formula, pow_formula,
+                                          real_div_formula, xdivy_formula, xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
 from tf1compat.ops import dispatch
 from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
@@ -193,18 +193,20 @@ def _add_strings(x: Any, y: Any) -> Any:
 # -- declarations ------------------------------------------------------------------------------
 
 add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)),
-                flops=flops.per_output_element())
+                grad_formula=broadcast_formula, flops=flops.per_output_element())
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, grad="autograd", cpu_only=False, kernel_error=incompatible_shapes,
         kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
-        grad_names=broadcast_names(Pass(0), Pass(0)), flops=flops.per_output_element())
+        grad_names=broadcast_names(Pass(0), Pass(0)), grad_formula=broadcast_formula,
+        flops=flops.per_output_element())
 sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
-             flops=flops.per_output_element())
+             grad_formula=broadcast_formula, flops=flops.per_output_element())
 mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"),
-             flops=flops.per_output_element())
+             grad_formula=broadcast_formula, flops=flops.per_output_element())
 real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"),
-                  flops=flops.per_output_element())
-div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"))
+                  grad_formula=real_div_formula, flops=flops.per_output_element())
+div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"),
+                    grad_formula=real_div_formula)
 floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
 truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
                       grad="none")
@@ -221,6 +223,7 @@ minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
                   flops=flops.per_output_element())
 squared_difference = binary("SquaredDifference", _squared_difference, SIGNED,
                             grad_names=broadcast_names("mul_1", "Neg"),
+                            grad_formula=broadcast_formula,
                             flops=flops.per_output_element(2))
 _atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"),
                 grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)

@@ -21,7 +21,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import (convert_to_tensor,
                                                    register_tensor_conversion_function)
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
-from tf1compat.ops._eigen_reduce import LEAF_ELEMENTS, inner_sum
+from tf1compat.ops._eigen_reduce import eigen_sum
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._shape_rules import node_desc, reduced_shape
 from tf1compat.ops._grad_formulas import cumprod_formula
@@ -103,31 +103,19 @@ _REDUCERS = {
 }
 
 
-# Row reductions (over trailing dimensions, not all) in Eigen's order up to this many
-# elements in all: above it numpy's row-by-row adds cost more than the bits are worth.
-_EIGEN_ROWS_ELEMENTS = 65536
-
-
 def _eigen_ordered(fn: Callable[..., torch.Tensor], mean: bool) -> Callable[..., torch.Tensor]:
-    """`fn` (Sum's or Mean's reducer), adding a CPU float reduction over every element, or
-    over the trailing dimensions, in the order of TF's Eigen kernel (ops/_eigen_reduce.py),
-    so printed losses carry TF's last bits: 5 elements a sum or more (torch adds up to 4 one
-    by one too) and one Eigen leaf at most (8,192 floats; the emulation of larger sums
-    costs up to 10x torch's). Compiled plans call it as an op of its own."""
+    """`fn` (Sum's or Mean's reducer), adding a CPU float reduction in the order of TF's
+    Eigen kernel where ops/_eigen_reduce.py emulates it (every element, trailing or
+    leading dimensions), so printed losses carry TF's last bits. Compiled plans call it as
+    an op of its own."""
     def run(x: torch.Tensor, dims: Any, keep: bool) -> torch.Tensor:
-        if x.device.type != "cpu" or x.dtype not in LEAF_ELEMENTS or not x.dim():
+        out = eigen_sum(x, dims, mean)
+        if out is None:
             return fn(x, dims, keep)
-        reduced = sorted({d % x.dim() for d in dims})
-        inner = len(reduced)
-        summed = 1
-        for d in x.shape[x.dim() - inner:]:
-            summed *= d
-        if (reduced != list(range(x.dim() - inner, x.dim()))
-                or not 5 <= summed <= LEAF_ELEMENTS[x.dtype]
-                or (inner < x.dim() and x.numel() > _EIGEN_ROWS_ELEMENTS)):
-            return fn(x, dims, keep)
-        out = inner_sum(x, inner, mean)
-        return out.reshape(tuple(out.shape) + (1,) * inner) if keep else out
+        if keep:
+            reduced = {d % x.dim() for d in dims}
+            out = out.reshape([1 if i in reduced else n for i, n in enumerate(x.shape)])
+        return out
     return run
 
 

@@ -376,7 +376,8 @@ class _Binder:
         rewriter = self.grads.rewriter
         if rewriter is not None:
             probe = chain.factory       # any callable: wrap returns it when unchanged
-            if any(rewriter.wrap(o, probe, kctx) is not probe for o in chain.ops):
+            if any(rewriter.wrap(o, probe, kctx, formulas=not chain.own_gradients)
+                   is not probe for o in chain.ops):
                 return False
         try:
             kernel = chain.factory(kctx)

@@ -1,8 +1,9 @@
 """Plan rewrites: a reshape to a shape read from its own input, and fused op chains
-(Conv2D + BiasAdd + Relu), each run as one kernel.
+(Conv2D + BiasAdd + Relu; Grappler's constant push-down), each run as one kernel.
 
 The op chains of `framework/hooks.PLAN_FUSIONS` (Conv2D + BiasAdd (+ Relu), as TF's oneDNN
-build fuses them: ops/nn_conv_bias.py) whose intermediate values nothing else reads are
+build fuses them: ops/nn_conv_bias.py; `(X + Y) - C` as Grappler re-associates it:
+ops/constant_push_down.py) whose intermediate values nothing else reads are
 found by `fused_chains`; the binder in plan.py binds such a chain as one step of its last
 op, or op by op where its kernel cannot take it.
 
@@ -127,10 +128,12 @@ def own_shape_reshapes(ops: Iterable[Operation], feeds: Dict[Tensor, Any]
 class FusedChain:
     """Ops a plan runs as one kernel (framework/hooks.PLAN_FUSIONS): `ops` in order, the
     last one's outputs the chain's; `inputs` the kernel's arguments; `factory(kctx)` its
-    kernel."""
+    kernel; `own_gradients`: the kernel applies its ops' TF gradient formulas itself
+    (their `grad_formula`s need not wrap them)."""
     ops: List[Operation]
     inputs: List[Tensor]
     factory: Callable[[Any], Callable[..., Any]]
+    own_gradients: bool = False
 
 
 def fused_chains(order: List[Operation], feeds: Dict[Tensor, Any], fetched: Set[Tensor],
@@ -151,10 +154,11 @@ def fused_chains(order: List[Operation], feeds: Dict[Tensor, Any], fetched: Set[
             hit = match(op)
             if hit is None:
                 continue
-            ops, inputs, factory = hit
+            ops, inputs, factory, *own_gradients = hit
             if all(_private(prev, nxt, in_plan, controlling, feeds, fetched, grad_sources)
                    for prev, nxt in zip(ops, ops[1:])) and not taken.intersection(ops):
-                found[op] = FusedChain(list(ops), list(inputs), factory)
+                found[op] = FusedChain(list(ops), list(inputs), factory,
+                                       bool(own_gradients and own_gradients[0]))
                 taken.update(ops)
             break
     return found
