@@ -195,10 +195,11 @@ _SMALL_PRODUCT = 1 << 22
 # Elementwise work on tensors up to this size (an optimizer's update of the variable,
 # the loss's ops) is a few microseconds a kernel.
 _SMALL_TENSOR = 1 << 18
-# Ops whose cost the plan's shapes do not bound (their functions run other ops), or
-# convolutions, whose products are not read here.
+# Op types (by prefix) whose cost the plan's shapes do not bound (their functions run
+# other ops), or products other than MatMul's, whose sizes are not read here.
 _UNBOUNDED = ("If", "StatelessIf", "Case", "StatelessCase", "PartitionedCall",
-              "StatefulPartitionedCall", "While", "StatelessWhile", "Conv")
+              "StatefulPartitionedCall", "While", "StatelessWhile", "Conv",
+              "DepthwiseConv", "Einsum", "SparseMatMul", "SparseTensorDenseMatMul")
 _HANDLES = (D.resource, D.variant, D.string)
 _SMALL_KERNELS = "one thread: a recurrence of small products (nothing to measure)"
 
