@@ -1,7 +1,7 @@
 """Where the lstm workload's step goes, in one process, against hand-written torch.
 
-Six kinds alternate in blocks of `--steps` steps, `--rounds` times, on `--threads`
-threads (set for all six):
+Seven kinds alternate in blocks of `--steps` steps, `--rounds` times, on `--threads`
+threads (set for all seven):
 
 * `ours`: tf1compat's step (scripts/bench_vs_tf.py's lstm workload, hot plans settled),
   its LSTM weights held in torch's layout across steps (runtime/held_plans.py);
@@ -15,7 +15,13 @@ threads (set for all six):
 * `fixed`: the same kernel on weights already in torch's layout (nn.LSTM's case);
 * `physical`: the same kernel as the held weights feed it: w_ih and w_hh views of one
   flat leaf through a node whose backward is one `cat` (the flat gradient), the bias
-  re-laid.
+  re-laid;
+* `stepwise`: the same layer written as one autograd Function (`StepwiseLSTM`): the
+  input product for all steps in one GEMM, per step the recurrent product and the
+  gates; backward per step the gate gradients and the recurrent product, then each
+  weight gradient in one GEMM over all steps (no input gradient: the workload's input
+  is fed). On `fixed`'s leaves, so `stepwise - fixed` is what replacing torch's kernel
+  (oneDNN's RNN primitive on the CPU) with it would save.
 
 So `relaid - fixed` is the re-layout's cost, `ours_relaid - ours` what holding the
 weights saves in the step, `ours - physical` what tf1compat's step adds around the
@@ -38,11 +44,71 @@ from typing import Any, Callable
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def stepwise_lstm() -> Any:
+    """`StepwiseLSTM.apply(x, h0, c0, w_ih, w_hh, b)` -> outputs `[steps, batch, units]`:
+    torch's LSTM (gates i, f, g, o, one bias) as one autograd Function (module doc)."""
+    import torch
+
+    class StepwiseLSTM(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any, h0: Any, c0: Any, w_ih: Any, w_hh: Any,
+                    b: Any) -> Any:
+            steps, batch, depth = x.shape
+            u = h0.shape[1]
+            pre = torch.addmm(b, x.reshape(-1, depth), w_ih.t()).view(steps, batch, 4 * u)
+            act = torch.empty_like(pre)                     # sigmoid(i, f, o), tanh(g)
+            cs, hs = x.new_empty(steps + 1, batch, u), x.new_empty(steps + 1, batch, u)
+            cs[0], hs[0] = c0, h0
+            tanh_c = x.new_empty(steps, batch, u)
+            w_hh_t = w_hh.t()
+            for t in range(steps):
+                p, a = pre[t], act[t]
+                p.addmm_(hs[t], w_hh_t)
+                torch.sigmoid(p, out=a)
+                torch.tanh(p[:, 2 * u:3 * u], out=a[:, 2 * u:3 * u])
+                torch.mul(a[:, u:2 * u], cs[t], out=cs[t + 1])
+                cs[t + 1].addcmul_(a[:, :u], a[:, 2 * u:3 * u])
+                torch.tanh(cs[t + 1], out=tanh_c[t])
+                torch.mul(a[:, 3 * u:], tanh_c[t], out=hs[t + 1])
+            ctx.save_for_backward(x, w_ih, w_hh, act, cs, hs, tanh_c)
+            return hs[1:]
+
+        @staticmethod
+        def backward(ctx: Any, d_out: Any) -> tuple:
+            x, w_ih, w_hh, act, cs, hs, tanh_c = ctx.saved_tensors
+            steps, batch, depth = x.shape
+            u = hs.shape[2]
+            i, f, g, o = act.view(steps, batch, 4, u).unbind(2)
+            # Each step's factors, for all steps at once: dc += dh * to_c;
+            # d(i, f, g) = dc * from_c; do = dh * to_o.
+            to_c = o * (1 - tanh_c * tanh_c)
+            to_o = tanh_c * o * (1 - o)
+            from_c = torch.stack([g * i * (1 - i), cs[:-1] * f * (1 - f),
+                                  i * (1 - g * g)], 2)
+            d_pre = torch.empty_like(act)
+            d_gates = d_pre.view(steps, batch, 4, u)
+            dh = d_out[steps - 1].clone()
+            dc = torch.zeros_like(dh)
+            for t in range(steps - 1, -1, -1):
+                dc.addcmul_(dh, to_c[t])
+                torch.mul(dc.unsqueeze(1), from_c[t], out=d_gates[t, :, :3])
+                torch.mul(dh, to_o[t], out=d_gates[t, :, 3])
+                dc.mul_(f[t])
+                dh = torch.addmm(d_out[t - 1], d_pre[t], w_hh) if t else d_pre[0] @ w_hh
+            flat = d_pre.view(-1, 4 * u)
+            dx = (flat @ w_ih).view(steps, batch, depth) if ctx.needs_input_grad[0] \
+                else None
+            return (dx, dh, dc, flat.t() @ x.reshape(-1, depth),
+                    flat.t() @ hs[:-1].reshape(-1, u), flat.sum(0))
+    return StepwiseLSTM
+
+
 def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
                  batch: int = 32) -> tuple[Callable[[], None], ...]:
-    """(relaid, fixed, physical): forward + backward of torch's fused LSTM for the
-    workload's shape, on weights re-laid from TF's layout at every call, on torch-layout
-    leaves, and on the held flat kernel and bias as tf1compat's held step feeds it."""
+    """(relaid, fixed, physical, stepwise): forward + backward of torch's fused LSTM for
+    the workload's shape, on weights re-laid from TF's layout at every call, on
+    torch-layout leaves, on the held flat kernel and bias as tf1compat's held step feeds
+    it, and `stepwise_lstm`'s layer on the torch-layout leaves."""
     import torch
 
     from tf1compat.rnn.fused_weights import (BiasLayout, KernelLayout, cell_weights,
@@ -70,7 +136,13 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
 
     def physical() -> None:
         run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth)), (flat, held_bias))
-    return relaid, fixed, physical
+
+    layer = stepwise_lstm()
+
+    def stepwise() -> None:
+        out = layer.apply(x, hx[0][0], hx[1][0], *fixed_params[:3])
+        torch.autograd.grad(out, tuple(fixed_params[:3]), grad_out)
+    return relaid, fixed, physical, stepwise
 
 
 def main() -> int:
@@ -102,9 +174,9 @@ def main() -> int:
                 settle_hot_plans(step, sessions, 600)
             steps.append(step)
         hand = _torch_lstm()
-        relaid, fixed, physical = kernel_steps()
+        relaid, fixed, physical, stepwise = kernel_steps()
         kinds = {"ours": steps[0], "ours_relaid": steps[1], "hand": hand, "relaid": relaid,
-                 "fixed": fixed, "physical": physical}
+                 "fixed": fixed, "physical": physical, "stepwise": stepwise}
         torch.set_num_threads(args.threads)     # _torch_lstm sets one thread
         for step in kinds.values():
             for _ in range(10):

@@ -230,3 +230,23 @@ def test_training_step_has_no_unbind_stack_pair_nor_host_reads(monkeypatch):
     assert calls == []
     counts = {e.key: e.count for e in prof.key_averages()}
     assert not [k for k in counts if "unbind" in k.lower() or "StackBackward" in k]
+
+
+@pytest.mark.parametrize("kind,want", [
+    ("basic_lstm", B * 20 * (D + 5)),             # batch x 4 * units x (input + units)
+    ("basic_lstm_concat", B * 20 * (D + 5)),
+    ("rnn_tanh", B * 4 * (D + 4)),
+    ("multi", max(B * 20 * (D + 5), B * 12 * (5 + 3))),    # the larger layer's
+])
+@pytest.mark.parametrize("lengths", [None, [6, 2, 0, 9]])
+def test_step_macs_reads_the_largest_layer_s_product(kind, want, lengths):
+    """What the thread policy reads (runtime/thread_tuner.py `small_kernels`); None
+    where the batch is not static."""
+    for batch, expected in ((B, want), (None, None)):
+        with tf.Graph().as_default() as g:
+            x = tf.placeholder(tf.float32, [batch, T, D])
+            seq = None if lengths is None else tf.placeholder(tf.int32, [batch])
+            tf.nn.dynamic_rnn(_cells(kind), x, sequence_length=seq, dtype=tf.float32)
+            loops = [op for op in g.get_operations() if op.type == "While"]
+            assert len(loops) == 1
+            assert loops[0].get_attr("loop").fast_path.step_macs(loops[0]) == expected

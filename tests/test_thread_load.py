@@ -419,3 +419,92 @@ def test_a_plan_compiled_for_one_thread_follows_the_load_up(auto_policy, monkeyp
     cost["two"] = 0.008
     assert steps(_FOLLOWER_TRIAL) == {"compiled", "two"}
     assert steps(5) == {"compiled"}
+
+
+# -- plans of small kernels: one thread, decided from the graph's shapes ----------------------
+
+def _lstm_step(batch, extra=None):
+    """An LSTM training session (fused dynamic_rnn, units 8, 5 steps of 3 inputs, and
+    `extra()`'s value times 0 in the loss); returns (run, the training plan's function)."""
+    x = tf.placeholder(tf.float32, [batch, 5, 3])
+    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(8), x, dtype=tf.float32)
+    loss = tf.reduce_mean(tf.square(out[:, -1]))
+    if extra is not None:
+        loss += tf.reduce_sum(extra()) * 0.0
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    feed = {x: np.random.RandomState(0).randn(4, 5, 3).astype(np.float32)}
+
+    def run(times):
+        return [sess.run([loss, train], feed)[0] for _ in range(times)]
+    run(1)
+    return run, list(sess._plans.values())[-1].fn
+
+
+def test_a_recurrence_of_small_products_runs_on_one_thread_unmeasured(auto_policy,
+                                                                        monkeypatch):
+    """The machine idle (a cap of 2): the small LSTM's step runs on one thread from its
+    first run, never on two (no trial), and says why."""
+    machine = auto_policy
+    machine.step(1.0, others=0.0, own=2.0)
+    assert _thread_policy.load_threads() == 2
+    with tf.Graph().as_default():
+        run, fn = _lstm_step(4)
+        assert isinstance(fn, thread_tuner._OneThreadPlan)
+        seen = []
+        inner = fn.fn
+        fn.fn = lambda feeds, state: seen.append(torch.get_num_threads()) or \
+            inner(feeds, state)
+        losses = run(thread_tuner._WARMUP_RUNS + 4 * thread_tuner._TRIAL_RUNS)
+        assert set(seen) == {1} and np.all(np.diff(losses) < 0)
+        assert "recurrence of small products" in _thread_policy.describe()["threads_reason"]
+        torch.set_num_threads(2)               # the program's own count: it stands
+        run(2)
+        assert torch.get_num_threads() == 2
+
+
+def _ones(shape):
+    """A variable (a constant's ops would be folded away when the plan is built)."""
+    return tf.Variable(np.ones(shape, np.float32), trainable=False)
+
+
+@pytest.mark.parametrize("case,batch,extra", [
+    ("unknown batch", None, None),
+    ("large recurrence", 4, None),
+    # 64 x 1100 x 64 multiply-adds > 2 ** 22; its tensors under 2 ** 18 elements
+    ("large product", 4, lambda: tf.matmul(_ones((64, 1100)), _ones((64, 1100)),
+                                           transpose_b=True)),
+    ("large tensor", 4, lambda: tf.tanh(_ones((2 ** 18 + 1,)))),
+    ("unknown shape", 4, lambda: tf.tanh(tf.placeholder_with_default(
+        tf.ones((3,)), None))),
+    ("convolution", 4, lambda: tf.nn.conv2d(_ones((1, 4, 4, 1)), _ones((2, 2, 1, 1)),
+                                            [1, 1, 1, 1], "VALID")),
+])
+def test_plans_not_known_small_are_measured(auto_policy, monkeypatch, case, batch, extra):
+    machine = auto_policy
+    machine.step(1.0, others=0.0, own=2.0)
+    with tf.Graph().as_default():
+        if case == "large recurrence":        # the LSTM's 4 x 32 x 11 = 1408
+            monkeypatch.setattr(thread_tuner, "_SMALL_PRODUCT", 1407)
+        _, fn = _lstm_step(batch, extra)
+        assert isinstance(fn, thread_tuner._TunedPlan)
+    with tf.Graph().as_default():             # the same with the threshold at its size
+        if case == "large recurrence":
+            monkeypatch.setattr(thread_tuner, "_SMALL_PRODUCT", 1408)
+            _, fn = _lstm_step(batch, extra)
+            assert isinstance(fn, thread_tuner._OneThreadPlan)
+
+
+def test_small_kernels_needs_a_fused_recurrence(auto_policy):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 3])
+        w = tf.Variable(tf.ones([3, 2]))
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(
+            tf.reduce_sum(tf.matmul(x, w)))
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(train, {x: np.ones((4, 3), np.float32)})
+        plan = list(sess._plans.values())[-1]
+        assert not thread_tuner.small_kernels(plan)
+        assert isinstance(plan.fn, thread_tuner._TunedPlan)

@@ -340,12 +340,16 @@ def is_automatic() -> bool:
     return torch.get_num_threads() == _expected()
 
 
-def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None) -> None:
-    """Sets the automatic policy's thread count (runtime/thread_tuner.py's choice)."""
+def set_tuned_threads(n: int, medians: Optional[Dict[int, float]] = None,
+                      reason: Optional[str] = None) -> None:
+    """Sets the automatic policy's thread count (runtime/thread_tuner.py's choice,
+    measured: `medians`, or decided from the plan: `reason`)."""
     import torch
     if torch.get_num_threads() != n:
         torch.set_num_threads(n)
     _record(n)
+    if reason is not None:
+        _STATE["threads_reason"] = f"auto, {reason}"
     if medians is not None and len(medians) > 1:
         timings = ", ".join(f"{k} thread{'s' if k > 1 else ''} {v * 1e3:.1f} ms"
                             for k, v in sorted(medians.items()))

@@ -169,6 +169,28 @@ class FusedRNNLoop:
                     found[hits[0]] = layout
         return found
 
+    def step_macs(self, node: Any) -> Optional[int]:
+        """Multiply-adds of the largest per-time-step product this loop's fused kernel
+        makes (`batch x gates * units x (input + units)`, one layer's two matrices),
+        from the graph's static shapes; None where a size is not static. The recurrence
+        runs these products one after another, so their size says whether they are
+        worth splitting across threads (runtime/thread_tuner.py)."""
+        n = len(node.inputs) - len(node.attrs["Tcaptures"])
+        first = 1 if self.counter else 0
+        if n <= first + 2:
+            return None
+        batch = node.inputs[first + 2].shape
+        if batch.ndims != 2 or batch.dims[0].value is None:
+            return None
+        largest = 0
+        for layer in self.layers:
+            shape = layer.kernel.shape
+            if not shape.is_fully_defined() or len(shape) != 2:
+                return None
+            rows, cols = (d.value for d in shape.dims)
+            largest = max(largest, batch.dims[0].value * rows * cols)
+        return largest
+
     def bind(self, node: Any, kctx: Any) -> Optional[Callable[..., Any]]:
         if not enabled():
             return None

@@ -23,6 +23,12 @@ machine whose load swings all the time would otherwise keep measuring). A change
 leaves the chosen count's time alone can still flip the other count's, so the decision
 is also re-made every `_RETUNE_SECONDS`. Quicker plans keep the process's count.
 
+A plan the graph's static shapes show to be all small kernels around a fused
+`dynamic_rnn` recurrence (`small_kernels`: its products run one after another and are
+too small to split) runs on one thread without that measurement: the trial's runs at
+the other count (the first ~20 runs) and a second thread left spinning beside it cost
+more than they save (docs/performance.md "## lstm13").
+
 Only under the automatic policy (`_thread_policy`: no TF1COMPAT_THREADS, OMP_NUM_THREADS,
 ConfigProto intra-op count or program's own `torch.set_num_threads`), and only where
 this process may use more than one core. `TF1COMPAT_THREAD_TUNING=0` turns it off.
@@ -38,9 +44,10 @@ from typing import Any, Callable, Dict, List, Optional
 import torch
 
 from tf1compat import _thread_policy
+from tf1compat.framework import dtypes as D
 from tf1compat.runtime.plan import Plan
 
-__all__ = ["tune_threads", "settle", "LoadFollower", "follows_load"]
+__all__ = ["tune_threads", "settle", "small_kernels", "LoadFollower", "follows_load"]
 
 _WARMUP_RUNS = 3          # first runs (allocations, lazy compilation) are not timed
 _HEAVY_SECONDS = 0.002    # runs quicker than this keep the process's thread count
@@ -165,10 +172,97 @@ class _TunedPlan:
         return result
 
 
+class _OneThreadPlan:
+    """Runs a plan of small kernels (`small_kernels`) on one thread, unmeasured."""
+
+    def __init__(self, plan: Plan, fn: Callable[..., tuple]):
+        self.plan = plan
+        self.fn = fn
+
+    def __call__(self, feeds: Any, state: Any) -> tuple:
+        if torch.get_num_threads() != 1:
+            if not _thread_policy.is_automatic():
+                self.plan.fn = self.fn        # the program took over the thread count
+                return self.fn(feeds, state)
+            _thread_policy.set_tuned_threads(1, reason=_SMALL_KERNELS)
+        return self.fn(feeds, state)
+
+
+# A product this small (multiply-adds) gains nothing from a second thread: the lstm
+# workload's recurrence (32 x 512 x 160, 2.6M) ran 5.0 ms a step on one thread against
+# 5.2 ms on two (idle, docs/performance.md "## lstm13"). A guess above that one point.
+_SMALL_PRODUCT = 1 << 22
+# Elementwise work on tensors up to this size (an optimizer's update of the variable,
+# the loss's ops) is a few microseconds a kernel.
+_SMALL_TENSOR = 1 << 18
+# Op types (by prefix) whose cost the plan's shapes do not bound (their functions run
+# other ops), or products other than MatMul's, whose sizes are not read here.
+_UNBOUNDED = ("If", "StatelessIf", "Case", "StatelessCase", "PartitionedCall",
+              "StatefulPartitionedCall", "While", "StatelessWhile", "Conv",
+              "DepthwiseConv", "Einsum", "SparseMatMul", "SparseTensorDenseMatMul")
+_HANDLES = (D.resource, D.variant, D.string)
+_SMALL_KERNELS = "one thread: a recurrence of small products (nothing to measure)"
+
+
+def _static_elements(t: Any) -> Optional[int]:
+    shape = t.shape
+    return shape.num_elements() if shape.is_fully_defined() else None
+
+
+def _matmul_macs(op: Any) -> Optional[int]:
+    """Multiply-adds of a MatMul / BatchMatMul from static shapes (None: not static)."""
+    a, b = (_static_elements(t) for t in op.inputs[:2])
+    if a is None or b is None:
+        return None
+    dims = [d.value for d in op.inputs[1].shape.dims]
+    transposed = op.attrs.get("transpose_b", False) or op.attrs.get("adj_y", False)
+    return a * (dims[-2] if transposed else dims[-1])
+
+
+def small_kernels(plan: Plan) -> bool:
+    """Whether every kernel of `plan` is too small for threads to pay, by the graph's
+    static shapes, so it runs on one thread without measuring (the thread trial's
+    runs at the other count, and a spinning second thread, cost more than they save).
+    Only plans around a fused `dynamic_rnn` recurrence (rnn/fused.py) qualify: its
+    products are made one after another, each of `FusedRNNLoop.step_macs`, and the
+    step's other work is small when every MatMul is a small product, every tensor has a
+    static size of at most `_SMALL_TENSOR` elements, and no op runs a function or a
+    convolution (`_UNBOUNDED`) but the fused loop. A gradient op's work mirrors its
+    forward ops, which the plan runs too."""
+    if plan.dataflow:
+        return False
+    loops = 0
+    for step in plan.steps:
+        op = step.op
+        kind = op._type
+        if kind == "While":
+            fast = getattr(op.attrs.get("loop"), "fast_path", None)
+            macs = getattr(fast, "step_macs", None)
+            size = macs(op) if macs is not None and step.kernel is not None else None
+            if size is None or size > _SMALL_PRODUCT:
+                return False
+            loops += 1
+            continue
+        if kind.startswith(_UNBOUNDED):
+            return False
+        if kind in ("MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
+            size = _matmul_macs(op)
+            if size is None or size > _SMALL_PRODUCT:
+                return False
+        for t in op.outputs:
+            if t.dtype.base_dtype not in _HANDLES:
+                n = _static_elements(t)
+                if n is None or n > _SMALL_TENSOR:
+                    return False
+    return loops > 0
+
+
 def tune_threads(plan: Plan) -> None:
-    """Wraps `plan.fn` so that its runs use the measured-fastest thread count."""
+    """Wraps `plan.fn` so that its runs use the measured-fastest thread count (one
+    thread, unmeasured, for a plan of small kernels: `small_kernels`)."""
     if plan.fn is not None and _enabled():
-        plan.fn = _TunedPlan(plan, plan.fn)
+        plan.fn = _OneThreadPlan(plan, plan.fn) if small_kernels(plan) else \
+            _TunedPlan(plan, plan.fn)
 
 
 def settle(plan: Plan) -> None:
@@ -182,6 +276,8 @@ def settle(plan: Plan) -> None:
         plan.fn = tuned.fn
         if tuned.best and _thread_policy.is_automatic():
             _thread_policy.set_tuned_threads(tuned.best)
+    elif isinstance(tuned, _OneThreadPlan):
+        plan.fn = tuned.fn
 
 
 def follows_load(threads: int) -> bool:
