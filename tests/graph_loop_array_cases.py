@@ -580,6 +580,34 @@ def case_train_tensor_array_entering_loop_through_cond(tf):
     tf.global_variables_initializer()
     return _flag_both_ways(tf, fed_n=False)
 
+def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
+    """Top-level loops writing rows 2..4 of arrays of 6 rows that enter them through a
+    tf.cond before them: one whose branches write different rows (1 / 5), one whose
+    else branch alone writes (row 1; the then branch returns the array unchanged);
+    stacked after the loops (an unwritten row of a full element shape stacks as zeros,
+    in TF too); GradientDescent, the flag fed both ways. Each branch's element gets its
+    own row of the backward loop's gradient where its branch ran (the Select of
+    the branches' rows)."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def written(ta):
+        def body(j, h, ta):
+            h = tf.tanh(tf.matmul(h, w) + x[j] * v)
+            return j + 1, h, ta.write(j + 2, h)
+        return tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])[2]
+    apart = tf.TensorArray(tf.float32, 6, element_shape=[1, 3]).write(
+        0, tf.tanh(tf.matmul(x[:1], w)))
+    apart = tf.cond(flag, lambda: apart.write(1, x[1:2] * v),
+                    lambda: apart.write(5, tf.matmul(x[2:3], w) * 0.5))
+    one = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+    one = tf.cond(flag, lambda: one, lambda: one.write(1, tf.sin(x[1:2] * v)))
+    stacked = tf.concat([written(apart).stack(), written(one).stack() * 0.5], 0)
+    loss = tf.reduce_mean(tf.square(stacked - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
+
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
     """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
     array of a dynamic size (from 0), written at the inner counter and read back at it
@@ -625,5 +653,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
                     case_train_run_time_length_loops_in_cond_in_loop,
                     case_train_tensor_array_entering_loop_through_cond,
+                    case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

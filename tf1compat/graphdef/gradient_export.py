@@ -233,12 +233,15 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
 
 def element_output(y: Tensor) -> bool:
     """Whether `y` is a tf.cond's TensorArray flow whose branches each write an element
-    (a loop's array entering it with that element: loop_array_plan.plan_entering): as a
-    y of a forward function it stands for the element, the Select of the branches'."""
+    or return the flow unchanged, one at least writing (a loop's array entering it with
+    that element: loop_array_plan.entering_cond_writes): as a y of a forward function it
+    stands for the element, the Select of the branches' (zeros for a branch writing
+    none)."""
     if y.op.type != "If" or getattr(y.op.attrs.get("then_branch"), "region", None) is None:
         return False
-    return all(y.op.attrs[b].outputs[y.value_index].op.type == "TensorArrayWriteV3"
-               for b in ("then_branch", "else_branch"))
+    outs = [y.op.attrs[b].outputs[y.value_index].op for b in ("then_branch", "else_branch")]
+    return any(o.type == "TensorArrayWriteV3" for o in outs) and all(
+        o.type in ("TensorArrayWriteV3", "Identity") for o in outs)
 
 
 def _element_ys(ys: List[Tensor]) -> List[Tensor]:
@@ -251,7 +254,8 @@ def _element_ys(ys: List[Tensor]) -> List[Tensor]:
             continue
         found.append(y.op.inputs[0])
         found.extend(y.op.attrs[b].outputs[y.value_index].op.inputs[2]
-                     for b in ("then_branch", "else_branch"))
+                     for b in ("then_branch", "else_branch")
+                     if y.op.attrs[b].outputs[y.value_index].op.type == "TensorArrayWriteV3")
     return found
 
 

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from tf1compat.graphdef.loop_gradient_plan import LoopPlan
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
-           "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before",
-           "written_at_counter"]
+           "plan_entering", "entering_cond_writes", "unstacked_source", "unstacked_in",
+           "same_iteration_write", "array_variables", "body_writes", "cond_write",
+           "stack_after", "writes_before", "written_at_counter"]
 
 
 class PushedRead:
@@ -79,12 +79,12 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
                 flow = outside(flow.op.inputs[3])
                 continue
             paired = None if op._control_flow_context is not None else \
-                _paired_cond_write(flow)
-            if paired is None:
+                entering_cond_writes(flow)
+            if not paired:
                 break
-            writes.append(paired)
-            plan.entering_conds[paired] = flow
-            flow = outside(paired.inputs[3])
+            writes.extend(paired)
+            plan.entering_conds.update((w, flow) for w in paired)
+            flow = outside(paired[0].inputs[3])
         readers = next((plan.writes[w] for w in body_writes(info, k) if w in plan.writes), [])
         if flow.op.type != "TensorArrayV3" and readers:
             return (f"loop {op.name} writes a TensorArray that enters it with elements "
@@ -101,31 +101,37 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
     return None
 
 
-def _paired_cond_write(flow: Tensor) -> Optional[Operation]:
-    """The then branch's write where `flow` is the output of a top-level tf.cond whose
-    branches each write one floating element (of one dtype and compatible shapes) at one
-    index, computed outside them or a constant, to the array of one flow from outside
-    them (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`); else None."""
+def entering_cond_writes(flow: Tensor) -> List[Operation]:
+    """The branches' writes where `flow` is the output of a top-level tf.cond whose
+    branches each write one floating element (of one dtype and compatible shapes) or
+    return the array unchanged, at least one writing, to the array of one flow from
+    outside them, each at an index computed outside them or a constant: the then
+    branch's alone where both write at one index (`tf.cond(p, lambda: ta.write(1, a),
+    lambda: ta.write(1, b))`), else each writing branch's (`ta.write(1, a)` beside
+    `ta.write(4, b)` or `ta`); else none."""
     if flow.op.type != "If" or getattr(flow.op.attrs.get("then_branch"), "region",
                                        None) is None:
-        return None
-    writes = [flow.op.attrs[b].outputs[flow.value_index].op
-              for b in ("then_branch", "else_branch")]
-    if any(w.type != "TensorArrayWriteV3" or w._control_flow_context is None for w in writes):
-        return None
-    then, other = writes
-    index = constant_value(then.inputs[1])
-    same_index = then.inputs[1] is other.inputs[1] and \
-        then.inputs[1].op._control_flow_context is None if index is None else \
-        constant_value(other.inputs[1]) is not None and \
-        int(constant_value(other.inputs[1])) == int(index)
-    if not same_index or outside(then.inputs[3]) is not outside(other.inputs[3]) or \
-            outside(then.inputs[3]).op._control_flow_context is not None or \
-            then.inputs[2].dtype.base_dtype != other.inputs[2].dtype.base_dtype or \
-            not then.inputs[2].dtype.base_dtype.is_floating or \
-            not then.inputs[2].shape.is_compatible_with(other.inputs[2].shape):
-        return None
-    return then
+        return []
+    outs = [flow.op.attrs[b].outputs[flow.value_index] for b in ("then_branch", "else_branch")]
+    writes = [t.op for t in outs if t.op.type == "TensorArrayWriteV3" and
+              t.op._control_flow_context is not None]
+    if not writes:
+        return []
+    entering = outside(writes[0].inputs[3])
+    dtype = writes[0].inputs[2].dtype.base_dtype
+    if entering.op._control_flow_context is not None or not dtype.is_floating or any(
+            outside(w.inputs[3]) is not entering or w.inputs[2].dtype.base_dtype != dtype
+            or not w.inputs[2].shape.is_compatible_with(writes[0].inputs[2].shape) or
+            constant_value(w.inputs[1]) is None and
+            w.inputs[1].op._control_flow_context is not None for w in writes):
+        return []
+    unchanged = [t for t in outs if t.op not in writes]
+    if any(t.op.type != "Identity" or outside(t) is not entering for t in unchanged):
+        return []
+    indices = [w.inputs[1] if constant_value(w.inputs[1]) is None else
+               int(constant_value(w.inputs[1])) for w in writes]
+    return writes[:1] if len(writes) == 2 and (indices[0] is indices[1] or isinstance(
+        indices[0], int) and indices[0] == indices[1]) else writes
 
 
 def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:

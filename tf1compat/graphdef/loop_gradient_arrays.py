@@ -13,6 +13,7 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.graphdef.cond_lowering import element_dtype
 from tf1compat.graphdef.loop_array_plan import is_range, unstacked_source
 
 __all__ = ["ArrayGradients"]
@@ -106,6 +107,8 @@ class ArrayGradients:
         elements the backward loop summed for the body's reads (`own_exits`: the Exit
         per array loop variable)."""
         found: List[Tuple[Tensor, str]] = []
+        # a tf.cond's output -> its branches' elements' gradients (True: the then branch's)
+        sides: Dict[Tensor, Dict[bool, str]] = {}
         for write, (k, readers) in plan.entering.items():
             value = write.inputs[2]
             dtype = value.dtype.base_dtype
@@ -124,11 +127,25 @@ class ArrayGradients:
                                         [own_exits[k], index, axis],
                                         {"Tparams": dtype, "Tindices": D.int32,
                                          "Taxis": D.int32, "batch_dims": 0}, [value.shape]))
-            if parts:       # (written in a tf.cond: the gradient of its Select)
-                found.append((plan.entering_conds.get(write, value), parts[0] if len(
-                    parts) == 1 else self._node(
-                    base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)},
-                    [value.shape])))
+            if not parts:
+                continue
+            total = parts[0] if len(parts) == 1 else self._node(
+                base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)}, [value.shape])
+            cond = plan.entering_conds.get(write)
+            if cond is None:
+                found.append((value, total))
+            else:
+                sides.setdefault(cond, {})[write._control_flow_context is cond.op.attrs[
+                    "then_branch"].region] = total
+        for cond, grads in sides.items():
+            # the gradient of the Select of the branches' elements (gradient_export's
+            # forward function): at each branch's index where it ran
+            found.append((cond, grads[True] if False not in grads else grads[False]
+                          if True not in grads else self._node(
+                              base + "select", "Select",
+                              [self._name(cond.op.inputs[0]), grads[True], grads[False]],
+                              {"T": element_dtype(cond.op, cond.value_index)},
+                              [TensorShape(None)])))
         return found
 
     def _through_reads(self, found: List[Tuple[Tensor, str]], context: Any, base: str
