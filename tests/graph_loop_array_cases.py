@@ -580,6 +580,23 @@ def case_train_tensor_array_entering_loop_through_cond(tf):
     tf.global_variables_initializer()
     return _flag_both_ways(tf, fed_n=False)
 
+def _loss_of_arrays_entering_loops(tf, arrays, x, w, v) -> dict:
+    """Top-level loops writing rows 2..4 of each of `arrays` (of 6 rows of [1, 3]),
+    their stack()s concatenated (the second and later halved) into "loss";
+    GradientDescent; the flag fed both ways."""
+    def written(ta):
+        def body(j, h, ta):
+            h = tf.tanh(tf.matmul(h, w) + x[j] * v)
+            return j + 1, h, ta.write(j + 2, h)
+        return tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])[2]
+    stacked = tf.concat([written(arrays[0]).stack()] + [
+        written(ta).stack() * 0.5 for ta in arrays[1:]], 0)
+    loss = tf.reduce_mean(tf.square(stacked - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
+
 def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
     """Top-level loops writing rows 2..4 of arrays of 6 rows that enter them through a
     tf.cond before them: one whose branches write different rows (1 / 5), one whose
@@ -589,23 +606,35 @@ def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
     own row of the backward loop's gradient where its branch ran (the Select of
     the branches' rows)."""
     x, flag, w, v = _fed_and_weights(tf, "flag")
-
-    def written(ta):
-        def body(j, h, ta):
-            h = tf.tanh(tf.matmul(h, w) + x[j] * v)
-            return j + 1, h, ta.write(j + 2, h)
-        return tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])[2]
     apart = tf.TensorArray(tf.float32, 6, element_shape=[1, 3]).write(
         0, tf.tanh(tf.matmul(x[:1], w)))
     apart = tf.cond(flag, lambda: apart.write(1, x[1:2] * v),
                     lambda: apart.write(5, tf.matmul(x[2:3], w) * 0.5))
     one = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
     one = tf.cond(flag, lambda: one, lambda: one.write(1, tf.sin(x[1:2] * v)))
-    stacked = tf.concat([written(apart).stack(), written(one).stack() * 0.5], 0)
-    loss = tf.reduce_mean(tf.square(stacked - 0.2), name="loss")
-    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
-    tf.global_variables_initializer()
-    return _flag_both_ways(tf, fed_n=False)
+    return _loss_of_arrays_entering_loops(tf, [apart, one], x, w, v)
+
+
+def case_train_tensor_arrays_entering_loop_through_cond_in_cond(tf):
+    """As the case above, the arrays' row 1 written in a tf.cond inside the then branch
+    of the tf.cond before the loops (its predicate computed in the branch, true for
+    one array, false for the other; for the second its else branch writes none), the
+    outer else branch writing row 1 too; GradientDescent, the flag fed both ways. The
+    row's gradient is the backward loop's, the forward function's element the Selects
+    of the branches' elements."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def entering(sign, inner_else):
+        ta = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+
+        def nested():
+            positive = tf.reduce_sum(x[1:2] * v) * sign > 0.0
+            return tf.cond(positive, lambda: ta.write(1, tf.tanh(x[1:2] * v)),
+                           lambda: inner_else(ta))
+        return tf.cond(flag, nested, lambda: ta.write(1, tf.matmul(x[2:3], w) * 0.5))
+    return _loss_of_arrays_entering_loops(tf, [
+        entering(1.0, lambda ta: ta.write(1, tf.matmul(x[1:2], w))),
+        entering(-1.0, lambda ta: ta)], x, w, v)
 
 
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
@@ -654,5 +683,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_run_time_length_loops_in_cond_in_loop,
                     case_train_tensor_array_entering_loop_through_cond,
                     case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
+                    case_train_tensor_arrays_entering_loop_through_cond_in_cond,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

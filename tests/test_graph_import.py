@@ -102,6 +102,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "run_time_length_loops_in_cond_in_loop",
                                   "tensor_array_entering_loop_through_cond",
                                   "tensor_arrays_entering_loop_through_conds_writing_apart",
+                                  "tensor_arrays_entering_loop_through_cond_in_cond",
                                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                                   "dynamic_size_tensor_array_size_after_nested_loop",
                                   "loop_in_cond_reading_outer_branch_values",

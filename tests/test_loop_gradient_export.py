@@ -103,6 +103,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "run_time_length_loops_in_cond_in_loop",
                   "tensor_array_entering_loop_through_cond",
                   "tensor_arrays_entering_loop_through_conds_writing_apart",
+                  "tensor_arrays_entering_loop_through_cond_in_cond",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
@@ -426,32 +427,38 @@ def _array_entering_through_cond(writes):
 @pytest.mark.parametrize("writes,both", [
     (lambda ta, x, w: (lambda: ta.write(1, x * w), lambda: ta.write(4, tf.sin(x * w))), True),
     (lambda ta, x, w: (lambda: ta.write(4, x * w * w), lambda: ta), False),
-    (lambda ta, x, w: (lambda: ta, lambda: ta.write(1, tf.sin(x * w))), False)],
-    ids=["branch_indices", "then_only", "else_only"])
+    (lambda ta, x, w: (lambda: ta, lambda: ta.write(1, tf.sin(x * w))), False),
+    (lambda ta, x, w: (lambda: tf.cond(tf.reduce_sum(x * w) > 0, lambda: ta.write(
+        1, x * w), lambda: ta), lambda: ta.write(1, tf.sin(x * w))), False)],
+    ids=["branch_indices", "then_only", "else_only", "cond_in_cond"])
 def test_a_tensor_array_entering_a_loop_through_a_cond_writing_apart(writes, both, caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
-    reads after it, its branches writing at different indices or one alone writing:
-    TF's form, each branch's element getting its row of the gradient where its branch
-    ran (real TF once ran tf1compat's file of this to half the gradient; recorded:
-    `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`)."""
+    reads after it, its branches writing at different indices or one alone writing, or
+    a tf.cond in a branch writing (its predicate computed in the branch): TF's form,
+    each branch's element getting its row of the gradient where its branch ran (real TF
+    once ran tf1compat's file of this to half the gradient; recorded:
+    `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`,
+    `..._through_cond_in_cond`). The predicate fed both ways, x of both signs."""
     grad = _array_entering_through_cond(writes)
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned
     # (the rows' Select where both branches write)
     assert any(n.op == "Select" and "entering_grad" in n.name for n in gd.node) == both
     for on in (True, False):
-        imported_gradient_matches(gd, grad, {"x:0": np.float32([0.3, -0.7]), "flag:0": on},
-                                  "w/Assign")
+        for sign in (1, -1):
+            imported_gradient_matches(gd, grad, {"x:0": np.float32([0.3, -0.7]) * sign,
+                                                 "flag:0": on}, "w/Assign")
 
 
-def test_a_tensor_array_entering_a_loop_through_a_cond_in_a_cond_keeps_tf1compat_form(
+def test_an_array_entering_through_a_cond_in_a_cond_at_two_indices_keeps_tf1compat_form(
         caplog):
-    """The array's element written in a tf.cond inside a branch of the tf.cond before
-    the loop: warned, never a silently missing gradient."""
+    """The array's elements written at different indices by a tf.cond inside a branch of
+    the tf.cond before the loop (the gradient's Select would need the inner predicate,
+    which only the branch computes): warned, never a silently missing gradient."""
     def build():
         _array_entering_through_cond(lambda ta, x, w: (
             lambda: tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w),
-                            lambda: ta.write(1, x)), lambda: ta.write(1, x * w * 2.0)))
+                            lambda: ta.write(4, x)), lambda: ta.write(1, x * w * 2.0)))
     assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
 
 

@@ -63,7 +63,7 @@ from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, Outer
                                                       linearize, outer_values)
 from tf1compat.graphdef.graph_io import op_to_node_def
 
-__all__ = ["element_dtype", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
+__all__ = ["element_dtype", "element_output", "element_reads", "inner_element", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
            "CondPlan", "plan_cond", "write_cond", "shape_source", "ones_shape"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
@@ -153,6 +153,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
     from_loop: Set[Operation] = set()     # written ops computed from a branch loop's outputs
+    # tf.conds in a branch returning the element of an `element_writes` output
+    element_ifs: Set[Operation] = set()
 
     def classify(member: Operation, region: Any) -> Optional[str]:
         """Sets kinds[member] (and of what it reads in `region`); a reason on failure."""
@@ -182,11 +184,15 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                     return reason
                 kinds[current] = "loop"
                 continue
-            if current.type == "If" and loops is not None and not expanded:
+            if current.type == "If" and (loops is not None or current in element_ifs) \
+                    and not expanded:
                 # a tf.cond in the branch: both branches + Select inside this one's
-                sub, reason = plan_cond(current, [k for k, t in enumerate(current.outputs)
-                                                  if t.consumers()], reached, sources, loops,
-                                        pushed)
+                used_inner = [k for k, t in enumerate(current.outputs) if t.consumers()]
+                sub, reason = plan_cond(current, used_inner, reached, sources, loops, pushed,
+                                        element_writes=[
+                                            k for k in used_inner if element_output(
+                                                current.outputs[k])]
+                                        if current in element_ifs else ())
                 if reason is not None:
                     return reason
                 plan.inner[current] = sub
@@ -244,7 +250,14 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if not (out.dtype.is_floating and out.dtype.base_dtype != D.bfloat16):
                 return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
             if k in element_writes and out.op not in array_writes:
-                continue        # the flow unchanged: zeros in the Select (`write_cond`)
+                inner = inner_element(out)
+                if inner is None:
+                    continue    # the flow unchanged: zeros in the Select (`write_cond`)
+                element_ifs.add(inner.op)   # its element the Select of its branches'
+                reason = classify(inner.op, region)
+                if reason is not None:
+                    return None, reason
+                continue
             if out.op._control_flow_context is region and out not in sources:
                 reason = classify(out.op, region)
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
@@ -571,6 +584,9 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     returned unchanged)."""
     if t in known:
         return known[t]
+    inner = inner_element(t) if element_write else None
+    if inner is not None:       # the Select of a tf.cond in the branch (`element_ifs`)
+        return known[inner]
     if element_write and t.op.type != "TensorArrayWriteV3":
         return None
     return name_of(t)
@@ -579,11 +595,54 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
 def element_dtype(op: Operation, k: int) -> Any:
     """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
     branch (`element_writes`: the output is the array's float32 flow, its Select the
-    element)."""
-    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
-    write = next(b.outputs[k].op for b in (then_b, else_b)
-                 if b.outputs[k].op.type == "TensorArrayWriteV3")
-    return write.inputs[2].dtype.base_dtype
+    element; the write may be in a tf.cond inside the branch, `inner_element`)."""
+    for b in (op.attrs["then_branch"], op.attrs["else_branch"]):
+        if b.outputs[k].op.type == "TensorArrayWriteV3":
+            return b.outputs[k].op.inputs[2].dtype.base_dtype
+    inner = next(t for t in (inner_element(b.outputs[k]) for b in (
+        op.attrs["then_branch"], op.attrs["else_branch"])) if t is not None)
+    return element_dtype(inner.op, inner.value_index)
+
+
+def inner_element(t: Tensor) -> Optional[Tensor]:
+    """The output of a tf.cond inside a branch that branch output `t` returns (through
+    the Identity tf.cond puts on it) where that cond's branches write a TensorArray
+    element (`element_output`); else None."""
+    inner = t.op.inputs[0] if t.op.type == "Identity" else t
+    if inner.op.type != "If" or inner.op._control_flow_context is not \
+            t.op._control_flow_context:
+        return None
+    return inner if element_output(inner) else None
+
+
+def element_output(y: Tensor) -> bool:
+    """Whether `y` is a tf.cond's TensorArray flow whose branches each write an element,
+    return the flow unchanged or return such a flow of a tf.cond inside them, one at
+    least writing (a loop's array entering it with that element:
+    loop_array_plan.entering_cond_writes): as a y of a forward function it stands for the
+    element, the Select of the branches' (zeros for a branch writing none)."""
+    if y.op.type != "If" or getattr(y.op.attrs.get("then_branch"), "region", None) is None:
+        return False
+    kinds = ["write" if t.op.type == "TensorArrayWriteV3" else
+             "inner" if inner_element(t) is not None else
+             "same" if t.op.type == "Identity" and t.op.inputs[0].op.type != "If" else None
+             for t in (y.op.attrs[b].outputs[y.value_index]
+                       for b in ("then_branch", "else_branch"))]
+    return None not in kinds and kinds != ["same", "same"]
+
+
+def element_reads(y: Tensor) -> List[Tensor]:
+    """What the Select an `element_output` stands for reads: the predicate and the
+    branches' elements (of conds inside them: theirs), not the array's flow."""
+    found = [y.op.inputs[0]]
+    for b in ("then_branch", "else_branch"):
+        t = y.op.attrs[b].outputs[y.value_index]
+        inner = inner_element(t)
+        if t.op.type == "TensorArrayWriteV3":
+            found.append(t.op.inputs[2])
+        elif inner is not None:
+            found.extend(element_reads(inner))
+    return found
 
 
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.graphdef.cond_lowering import inner_element
 from tf1compat.ops._regions import LoopRegion
 
 if TYPE_CHECKING:
@@ -103,35 +104,60 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
 
 def entering_cond_writes(flow: Tensor) -> List[Operation]:
     """The branches' writes where `flow` is the output of a top-level tf.cond whose
-    branches each write one floating element (of one dtype and compatible shapes) or
-    return the array unchanged, at least one writing, to the array of one flow from
-    outside them, each at an index computed outside them or a constant: the then
-    branch's alone where both write at one index (`tf.cond(p, lambda: ta.write(1, a),
-    lambda: ta.write(1, b))`), else each writing branch's (`ta.write(1, a)` beside
-    `ta.write(4, b)` or `ta`); else none."""
-    if flow.op.type != "If" or getattr(flow.op.attrs.get("then_branch"), "region",
-                                       None) is None:
+    branches each write one floating element (of one dtype and compatible shapes),
+    return the array unchanged or return the output of such a tf.cond inside them, at
+    least one writing, to the array of one flow from outside them, each at an index
+    computed outside them or a constant: the first alone where all write at one index
+    (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`), else each writing
+    branch's (`ta.write(1, a)` beside `ta.write(4, b)` or `ta`; not of a cond in a
+    branch, whose predicate the gradient's Select would need); else none."""
+    found = _cond_element_writes(flow)
+    if not found or not found[0]:
         return []
-    outs = [flow.op.attrs[b].outputs[flow.value_index] for b in ("then_branch", "else_branch")]
-    writes = [t.op for t in outs if t.op.type == "TensorArrayWriteV3" and
-              t.op._control_flow_context is not None]
-    if not writes:
-        return []
+    writes, unchanged, nested = found
     entering = outside(writes[0].inputs[3])
     dtype = writes[0].inputs[2].dtype.base_dtype
     if entering.op._control_flow_context is not None or not dtype.is_floating or any(
             outside(w.inputs[3]) is not entering or w.inputs[2].dtype.base_dtype != dtype
             or not w.inputs[2].shape.is_compatible_with(writes[0].inputs[2].shape) or
             constant_value(w.inputs[1]) is None and
-            w.inputs[1].op._control_flow_context is not None for w in writes):
-        return []
-    unchanged = [t for t in outs if t.op not in writes]
-    if any(t.op.type != "Identity" or outside(t) is not entering for t in unchanged):
+            w.inputs[1].op._control_flow_context is not None for w in writes) or \
+            any(t is not entering for t in unchanged):
         return []
     indices = [w.inputs[1] if constant_value(w.inputs[1]) is None else
                int(constant_value(w.inputs[1])) for w in writes]
-    return writes[:1] if len(writes) == 2 and (indices[0] is indices[1] or isinstance(
-        indices[0], int) and indices[0] == indices[1]) else writes
+    same = all(i is indices[0] or isinstance(i, int) and i == indices[0] for i in indices)
+    return writes[:1] if same else [] if nested else writes
+
+
+def _cond_element_writes(flow: Tensor
+                         ) -> Optional[Tuple[List[Operation], List[Tensor], bool]]:
+    """(the TensorArray writes the branches of the tf.cond of output `flow` return, of
+    conds inside them too; the flows branches return unchanged, from outside; whether
+    there is a cond inside), or None where a branch returns another value."""
+    if flow.op.type != "If" or getattr(flow.op.attrs.get("then_branch"), "region",
+                                       None) is None:
+        return None
+    writes: List[Operation] = []
+    unchanged: List[Tensor] = []
+    nested = False
+    for b in ("then_branch", "else_branch"):
+        t = flow.op.attrs[b].outputs[flow.value_index]
+        inner = inner_element(t)
+        if t.op.type == "TensorArrayWriteV3" and t.op._control_flow_context is not None:
+            writes.append(t.op)
+        elif inner is not None:
+            found = _cond_element_writes(inner)
+            if found is None:
+                return None
+            writes += found[0]
+            unchanged += found[1]
+            nested = True
+        elif t.op.type == "Identity":
+            unchanged.append(outside(t))
+        else:
+            return None
+    return writes, unchanged, nested
 
 
 def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:

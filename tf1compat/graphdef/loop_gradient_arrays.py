@@ -134,19 +134,25 @@ class ArrayGradients:
             cond = plan.entering_conds.get(write)
             if cond is None:
                 found.append((value, total))
-            else:
-                sides.setdefault(cond, {})[write._control_flow_context is cond.op.attrs[
-                    "then_branch"].region] = total
-        for cond, grads in sides.items():
-            # the gradient of the Select of the branches' elements (gradient_export's
-            # forward function): at each branch's index where it ran
-            found.append((cond, grads[True] if False not in grads else grads[False]
-                          if True not in grads else self._node(
-                              base + "select", "Select",
-                              [self._name(cond.op.inputs[0]), grads[True], grads[False]],
-                              {"T": element_dtype(cond.op, cond.value_index)},
-                              [TensorShape(None)])))
-        return found
+                continue
+            if cond not in sides:
+                found.append((cond, ""))      # (its gradient below)
+            sides.setdefault(cond, {})[write._control_flow_context is cond.op.attrs[
+                "then_branch"].region] = total
+        # a tf.cond's: the gradient of the Select of the branches' elements
+        # (gradient_export's forward function), at each branch's index where it ran
+        return [(t, grad) if t not in sides else (t, self._select(sides[t], t, base))
+                for t, grad in found]
+
+    def _select(self, grads: Dict[bool, str], cond: Tensor, base: str) -> str:
+        """`Select(pred, grads[True], grads[False])` of tf.cond output `cond`'s
+        predicate, or the one gradient there is."""
+        if len(grads) == 1:
+            return next(iter(grads.values()))
+        return self._node(base + "select", "Select",
+                          [self._name(cond.op.inputs[0]), grads[True], grads[False]],
+                          {"T": element_dtype(cond.op, cond.value_index)},
+                          [TensorShape(None)])
 
     def _through_reads(self, found: List[Tuple[Tensor, str]], context: Any, base: str
                        ) -> List[Tuple[Tensor, str]]:
