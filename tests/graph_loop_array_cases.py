@@ -560,6 +560,32 @@ def case_train_run_time_length_loops_in_cond_in_loop(tf):
     _train_outer_loop(tf, body, 3, 0.2)
     return _flag_both_ways(tf, fed_n=False)
 
+def case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(tf):
+    """A dynamic_rnn over rows of a length known only at run time in a tf.cond of a loop
+    body, its outputs flattened (`reshape(out, [-1, 3])`), projected by `w`, reshaped
+    back (`[1, -1, 3]`) and concatenated with themselves along the last axis before
+    the mean over time; the other branch without a loop. GradientDescent; the flag fed
+    both ways. The untaken branch's stand-in for the outputs (1 in the run-time dim)
+    keeps its shape through the Reshapes and the ConcatV2."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+
+    def body(i, h):
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
+                                           initial_state=h)
+            projected = tf.reshape(tf.matmul(tf.reshape(out, [-1, 3]), w), [1, -1, 3])
+            both = tf.reduce_mean(tf.concat([out, tf.tanh(projected)], 2), 1)
+            return state * 0.5 + both[:, :3] + both[:, 3:] * 0.5
+        return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 3, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
 def case_train_tensor_array_entering_loop_through_cond(tf):
     """A top-level loop writing rows 2..4 of an array that enters it with row 0 written
     before a tf.cond and row 1 written in both branches of it (by a fed flag: different
@@ -681,6 +707,7 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
                     case_train_run_time_length_loops_in_cond_in_loop,
+                    case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
                     case_train_tensor_array_entering_loop_through_cond,
                     case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
                     case_train_tensor_arrays_entering_loop_through_cond_in_cond,
