@@ -523,6 +523,18 @@ def case_train_tensor_array_loops_in_cond_in_loop(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def _run_time_rows_and_cell(tf) -> tuple:
+    """The fed rows `x` ([None, 3]: a length known only at run time), a fed bool
+    `flag`, the variables `w` and `v`, and a BasicRNNCell of 3 units whose weights are
+    made here, outside the loops."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
+    return x, flag, w, v, cell
+
+
 def case_train_run_time_length_loops_in_cond_in_loop(tf):
     """As `case_train_tensor_array_loops_in_cond_in_loop` over rows of a length known
     only at run time (`x` of shape [None, 3]): the branch's loop writes an array of
@@ -531,11 +543,7 @@ def case_train_run_time_length_loops_in_cond_in_loop(tf):
     the other branch's dynamic_rnn runs over the rows (its outputs pass its Transpose).
     GradientDescent; the flag fed both ways. The untaken branch's stand-ins for the
     loops' outputs are zeros of 1 in each dim known only at run time."""
-    x = tf.placeholder(tf.float32, [None, 3], name="x")
-    flag = tf.placeholder(tf.bool, [], name="flag")
-    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
-    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
-    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+    x, flag, w, v, cell = _run_time_rows_and_cell(tf)
 
     def body(i, h):
         def looped():
@@ -567,11 +575,7 @@ def case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(tf):
     the mean over time; the other branch without a loop. GradientDescent; the flag fed
     both ways. The untaken branch's stand-in for the outputs (1 in the run-time dim)
     keeps its shape through the Reshapes and the ConcatV2."""
-    x = tf.placeholder(tf.float32, [None, 3], name="x")
-    flag = tf.placeholder(tf.bool, [], name="flag")
-    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
-    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
-    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+    x, flag, w, v, cell = _run_time_rows_and_cell(tf)
 
     def body(i, h):
         def rnn():
