@@ -610,13 +610,14 @@ def case_train_tensor_array_entering_loop_through_cond(tf):
     tf.global_variables_initializer()
     return _flag_both_ways(tf, fed_n=False)
 
-def _loss_of_arrays_entering_loops(tf, arrays, x, w, v) -> dict:
-    """Top-level loops writing rows 2..4 of each of `arrays` (of 6 rows of [1, 3]),
-    their stack()s concatenated (the second and later halved) into "loss";
-    GradientDescent; the flag fed both ways."""
+def _loss_of_arrays_entering_loops(tf, arrays, x, w, v, read=None) -> dict:
+    """Top-level loops writing rows 2..4 of each of `arrays` (of 6 rows of [1, 3]; the
+    body adds `read(ta)` where given), their stack()s concatenated (the second and
+    later halved) into "loss"; GradientDescent; the flag fed both ways."""
     def written(ta):
         def body(j, h, ta):
-            h = tf.tanh(tf.matmul(h, w) + x[j] * v)
+            h = tf.matmul(h, w) + x[j] * v
+            h = tf.tanh(h if read is None else h + read(ta))
             return j + 1, h, ta.write(j + 2, h)
         return tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])[2]
     stacked = tf.concat([written(arrays[0]).stack()] + [
@@ -625,6 +626,19 @@ def _loss_of_arrays_entering_loops(tf, arrays, x, w, v) -> dict:
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _flag_both_ways(tf, fed_n=False)
+
+
+def _arrays_written_apart(tf, x, flag, w, v, **kwargs) -> list:
+    """Arrays of 6 rows of [1, 3] (TensorArray `kwargs`) through a tf.cond on `flag`:
+    one whose branches write row 1 / row 5 (after row 0 written before it), one whose
+    else branch alone writes row 1."""
+    apart = tf.TensorArray(tf.float32, 6, element_shape=[1, 3], **kwargs).write(
+        0, tf.tanh(tf.matmul(x[:1], w)))
+    apart = tf.cond(flag, lambda: apart.write(1, x[1:2] * v),
+                    lambda: apart.write(5, tf.matmul(x[2:3], w) * 0.5))
+    one = tf.TensorArray(tf.float32, 6, element_shape=[1, 3], **kwargs)
+    one = tf.cond(flag, lambda: one, lambda: one.write(1, tf.sin(x[1:2] * v)))
+    return [apart, one]
 
 
 def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
@@ -636,13 +650,8 @@ def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
     own row of the backward loop's gradient where its branch ran (the Select of
     the branches' rows)."""
     x, flag, w, v = _fed_and_weights(tf, "flag")
-    apart = tf.TensorArray(tf.float32, 6, element_shape=[1, 3]).write(
-        0, tf.tanh(tf.matmul(x[:1], w)))
-    apart = tf.cond(flag, lambda: apart.write(1, x[1:2] * v),
-                    lambda: apart.write(5, tf.matmul(x[2:3], w) * 0.5))
-    one = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
-    one = tf.cond(flag, lambda: one, lambda: one.write(1, tf.sin(x[1:2] * v)))
-    return _loss_of_arrays_entering_loops(tf, [apart, one], x, w, v)
+    return _loss_of_arrays_entering_loops(tf, _arrays_written_apart(tf, x, flag, w, v),
+                                          x, w, v)
 
 
 def case_train_tensor_arrays_entering_loop_through_cond_in_cond(tf):
@@ -665,6 +674,18 @@ def case_train_tensor_arrays_entering_loop_through_cond_in_cond(tf):
     return _loss_of_arrays_entering_loops(tf, [
         entering(1.0, lambda ta: ta.write(1, tf.matmul(x[1:2], w))),
         entering(-1.0, lambda ta: ta)], x, w, v)
+
+
+def case_train_tensor_arrays_entering_loop_through_conds_read_in_body(tf):
+    """As `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`, the
+    loops' bodies reading rows 1 and 5 of the arrays (an unwritten row of a full element
+    shape reads as zeros, in TF too); GradientDescent, the flag fed both ways. The
+    rows' gradients include their rows of the gradients the backward loop sums for the
+    body's reads."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    return _loss_of_arrays_entering_loops(
+        tf, _arrays_written_apart(tf, x, flag, w, v, clear_after_read=False), x, w, v,
+        lambda ta: ta.read(1) + ta.read(5) * 0.5)
 
 
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
@@ -715,5 +736,6 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_entering_loop_through_cond,
                     case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
                     case_train_tensor_arrays_entering_loop_through_cond_in_cond,
+                    case_train_tensor_arrays_entering_loop_through_conds_read_in_body,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

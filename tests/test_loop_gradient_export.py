@@ -105,6 +105,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_entering_loop_through_cond",
                   "tensor_arrays_entering_loop_through_conds_writing_apart",
                   "tensor_arrays_entering_loop_through_cond_in_cond",
+                  "tensor_arrays_entering_loop_through_conds_read_in_body",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES

@@ -168,10 +168,12 @@ def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:
 
 def _array_start(plan: LoopPlan, k: int) -> Operation:
     """The TensorArrayV3 op of the array of `plan`'s loop variable `k` (past the
-    elements written before the loop: `plan.entering`), or what its flow comes from."""
+    elements written before the loop: `plan.entering`, in a tf.cond's branches too), or
+    what its flow comes from."""
+    conds = {out: write for write, out in plan.entering_conds.items()}
     flow = outside(plan.op.inputs[k])
-    while flow.op in plan.entering:
-        flow = outside(flow.op.inputs[3])
+    while flow.op in plan.entering or flow in conds:
+        flow = outside(conds.get(flow, flow.op).inputs[3])
     return flow.op
 
 
