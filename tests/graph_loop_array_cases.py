@@ -676,6 +676,24 @@ def case_train_tensor_arrays_entering_loop_through_cond_in_cond(tf):
         entering(-1.0, lambda ta: ta)], x, w, v)
 
 
+def case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart(tf):
+    """As `case_train_tensor_arrays_entering_loop_through_cond_in_cond`, the tf.cond in
+    the then branch writing row 1 or row 0 by a predicate computed before the conds
+    (true for one array, false for the other), the outer else branch row 5;
+    GradientDescent, the flag fed both ways. The rows' gradients pass a Select per
+    predicate."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def entering(sign):
+        ta = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+        positive = tf.reduce_sum(x[1:2] * v) * sign > 0.0
+        return tf.cond(flag, lambda: tf.cond(
+            positive, lambda: ta.write(1, tf.tanh(x[1:2] * v)),
+            lambda: ta.write(0, tf.matmul(x[1:2], w))),
+            lambda: ta.write(5, tf.matmul(x[2:3], w) * 0.5))
+    return _loss_of_arrays_entering_loops(tf, [entering(1.0), entering(-1.0)], x, w, v)
+
+
 def case_train_tensor_arrays_entering_loop_through_conds_read_in_body(tf):
     """As `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`, the
     loops' bodies reading rows 1 and 5 of the arrays (an unwritten row of a full element
@@ -736,6 +754,7 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_array_entering_loop_through_cond,
                     case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
                     case_train_tensor_arrays_entering_loop_through_cond_in_cond,
+                    case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart,
                     case_train_tensor_arrays_entering_loop_through_conds_read_in_body,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

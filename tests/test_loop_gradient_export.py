@@ -105,6 +105,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_array_entering_loop_through_cond",
                   "tensor_arrays_entering_loop_through_conds_writing_apart",
                   "tensor_arrays_entering_loop_through_cond_in_cond",
+                  "tensor_arrays_entering_loop_through_cond_in_cond_apart",
                   "tensor_arrays_entering_loop_through_conds_read_in_body",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
@@ -426,21 +427,32 @@ def _array_entering_through_cond(writes):
     return grad
 
 
+def _apart_in_cond(ta, x, w, positive):
+    """Branches for `_array_entering_through_cond`: a tf.cond on `positive` (computed
+    before the conds) writing row 1 or row 4, beside a branch writing row 4."""
+    return (lambda: tf.cond(positive, lambda: ta.write(1, x * w),
+                            lambda: ta.write(4, tf.sin(x * w))),
+            lambda: ta.write(4, x * w * w))
+
+
 @pytest.mark.parametrize("writes,both", [
     (lambda ta, x, w: (lambda: ta.write(1, x * w), lambda: ta.write(4, tf.sin(x * w))), True),
     (lambda ta, x, w: (lambda: ta.write(4, x * w * w), lambda: ta), False),
     (lambda ta, x, w: (lambda: ta, lambda: ta.write(1, tf.sin(x * w))), False),
     (lambda ta, x, w: (lambda: tf.cond(tf.reduce_sum(x * w) > 0, lambda: ta.write(
-        1, x * w), lambda: ta), lambda: ta.write(1, tf.sin(x * w))), False)],
-    ids=["branch_indices", "then_only", "else_only", "cond_in_cond"])
+        1, x * w), lambda: ta), lambda: ta.write(1, tf.sin(x * w))), False),
+    (lambda ta, x, w: _apart_in_cond(ta, x, w, tf.reduce_sum(x * w) > 0), True)],
+    ids=["branch_indices", "then_only", "else_only", "cond_in_cond", "cond_in_cond_apart"])
 def test_a_tensor_array_entering_a_loop_through_a_cond_writing_apart(writes, both, caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
     reads after it, its branches writing at different indices or one alone writing, or
-    a tf.cond in a branch writing (its predicate computed in the branch): TF's form,
-    each branch's element getting its row of the gradient where its branch ran (real TF
-    once ran tf1compat's file of this to half the gradient; recorded:
+    a tf.cond in a branch writing (at one index, its predicate computed in the branch;
+    at two, computed outside the conds): TF's form, each branch's element getting its
+    row of the gradient where its branch ran (real TF once ran tf1compat's file of this
+    to half the gradient; recorded:
     `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`,
-    `..._through_cond_in_cond`). The predicate fed both ways, x of both signs."""
+    `..._through_cond_in_cond`, `..._through_cond_in_cond_apart`). The predicate fed
+    both ways, x of both signs."""
     grad = _array_entering_through_cond(writes)
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned

@@ -109,8 +109,9 @@ def entering_cond_writes(flow: Tensor) -> List[Operation]:
     least one writing, to the array of one flow from outside them, each at an index
     computed outside them or a constant: the first alone where all write at one index
     (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`), else each writing
-    branch's (`ta.write(1, a)` beside `ta.write(4, b)` or `ta`; not of a cond in a
-    branch, whose predicate the gradient's Select would need); else none."""
+    branch's (`ta.write(1, a)` beside `ta.write(4, b)` or `ta`; of a cond in a branch
+    only where its predicate is computed outside the branches: the gradient's Select of
+    the rows reads it); else none."""
     found = _cond_element_writes(flow)
     if not found or not found[0]:
         return []
@@ -127,7 +128,21 @@ def entering_cond_writes(flow: Tensor) -> List[Operation]:
     indices = [w.inputs[1] if constant_value(w.inputs[1]) is None else
                int(constant_value(w.inputs[1])) for w in writes]
     same = all(i is indices[0] or isinstance(i, int) and i == indices[0] for i in indices)
-    return writes[:1] if same else [] if nested else writes
+    if same:
+        return writes[:1]
+    return [] if nested and any(_branch_predicates(w) for w in writes) else writes
+
+
+def _branch_predicates(write: Operation) -> List[Tensor]:
+    """The predicates of the tf.conds around `write` computed inside a branch (which the
+    gradient's Select of the elements' rows cannot read outside it)."""
+    found: List[Tensor] = []
+    region = write._control_flow_context
+    while region is not None:
+        if region.pred.op._control_flow_context is not None:
+            found.append(region.pred)
+        region = region.outer_context
+    return found
 
 
 def _cond_element_writes(flow: Tensor
