@@ -244,6 +244,16 @@ def case_run_time_length_loops_in_cond_in_loop(rec: Recorder) -> None:
                        case_train_run_time_length_loops_in_cond_in_loop, minimize=False)
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
+def case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    flattened, projected, reshaped back and concatenated along the last axis;
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 def case_tensor_array_entering_loop_through_cond(rec: Recorder) -> None:
     """A top-level loop writing an array that enters it with an element written in both
     branches of a tf.cond before it; GradientDescent from the file, the flag fed both
@@ -251,6 +261,45 @@ def case_tensor_array_entering_loop_through_cond(rec: Recorder) -> None:
     spec = _train_case(rec, graph_loop_array_cases.
                        case_train_tensor_array_entering_loop_through_cond, minimize=False)
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+def case_tensor_arrays_entering_loop_through_conds_writing_apart(rec: Recorder) -> None:
+    """Top-level loops writing arrays that enter them through a tf.cond before them whose
+    branches write different rows, or whose else branch alone writes; GradientDescent
+    from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_tensor_arrays_entering_loop_through_cond_in_cond(rec: Recorder) -> None:
+    """As the case above, row 1 written in a tf.cond in the then branch of the tf.cond
+    before the loops; GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_tensor_arrays_entering_loop_through_cond_in_cond,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_tensor_arrays_entering_loop_through_cond_in_cond_apart(rec: Recorder) -> None:
+    """As the case above, the tf.cond in the branch writing different rows by a
+    predicate computed before the conds; GradientDescent from the file, the flag fed
+    both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_tensor_arrays_entering_loop_through_conds_read_in_body(rec: Recorder) -> None:
+    """Top-level loops reading in their bodies rows of arrays that enter them through a
+    tf.cond (its branches writing different rows, or one alone writing);
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_array_cases.
+                       case_train_tensor_arrays_entering_loop_through_conds_read_in_body,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
 
 def case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(rec: Recorder
                                                                         ) -> None:
@@ -293,7 +342,12 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_arrays_written_at_branch_indices_in_nested_loop,
          case_tensor_array_loops_in_cond_in_loop,
          case_run_time_length_loops_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
          case_tensor_array_entering_loop_through_cond,
+         case_tensor_arrays_entering_loop_through_conds_writing_apart,
+         case_tensor_arrays_entering_loop_through_cond_in_cond,
+         case_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+         case_tensor_arrays_entering_loop_through_conds_read_in_body,
          case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
          case_dynamic_size_tensor_array_size_after_nested_loop,
          case_loop_in_cond_reading_outer_branch_values]

@@ -523,6 +523,18 @@ def case_train_tensor_array_loops_in_cond_in_loop(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def _run_time_rows_and_cell(tf) -> tuple:
+    """The fed rows `x` ([None, 3]: a length known only at run time), a fed bool
+    `flag`, the variables `w` and `v`, and a BasicRNNCell of 3 units whose weights are
+    made here, outside the loops."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))
+    return x, flag, w, v, cell
+
+
 def case_train_run_time_length_loops_in_cond_in_loop(tf):
     """As `case_train_tensor_array_loops_in_cond_in_loop` over rows of a length known
     only at run time (`x` of shape [None, 3]): the branch's loop writes an array of
@@ -531,11 +543,7 @@ def case_train_run_time_length_loops_in_cond_in_loop(tf):
     the other branch's dynamic_rnn runs over the rows (its outputs pass its Transpose).
     GradientDescent; the flag fed both ways. The untaken branch's stand-ins for the
     loops' outputs are zeros of 1 in each dim known only at run time."""
-    x = tf.placeholder(tf.float32, [None, 3], name="x")
-    flag = tf.placeholder(tf.bool, [], name="flag")
-    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
-    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
-    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+    x, flag, w, v, cell = _run_time_rows_and_cell(tf)
 
     def body(i, h):
         def looped():
@@ -560,6 +568,28 @@ def case_train_run_time_length_loops_in_cond_in_loop(tf):
     _train_outer_loop(tf, body, 3, 0.2)
     return _flag_both_ways(tf, fed_n=False)
 
+def case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(tf):
+    """A dynamic_rnn over rows of a length known only at run time in a tf.cond of a loop
+    body, its outputs flattened (`reshape(out, [-1, 3])`), projected by `w`, reshaped
+    back (`[1, -1, 3]`) and concatenated with themselves along the last axis before
+    the mean over time; the other branch without a loop. GradientDescent; the flag fed
+    both ways. The untaken branch's stand-in for the outputs (1 in the run-time dim)
+    keeps its shape through the Reshapes and the ConcatV2."""
+    x, flag, w, v, cell = _run_time_rows_and_cell(tf)
+
+    def body(i, h):
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
+                                           initial_state=h)
+            projected = tf.reshape(tf.matmul(tf.reshape(out, [-1, 3]), w), [1, -1, 3])
+            both = tf.reduce_mean(tf.concat([out, tf.tanh(projected)], 2), 1)
+            return state * 0.5 + both[:, :3] + both[:, 3:] * 0.5
+        return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 3, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
 def case_train_tensor_array_entering_loop_through_cond(tf):
     """A top-level loop writing rows 2..4 of an array that enters it with row 0 written
     before a tf.cond and row 1 written in both branches of it (by a fed flag: different
@@ -579,6 +609,102 @@ def case_train_tensor_array_entering_loop_through_cond(tf):
     tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
     tf.global_variables_initializer()
     return _flag_both_ways(tf, fed_n=False)
+
+def _loss_of_arrays_entering_loops(tf, arrays, x, w, v, read=None) -> dict:
+    """Top-level loops writing rows 2..4 of each of `arrays` (of 6 rows of [1, 3]; the
+    body adds `read(ta)` where given), their stack()s concatenated (the second and
+    later halved) into "loss"; GradientDescent; the flag fed both ways."""
+    def written(ta):
+        def body(j, h, ta):
+            h = tf.matmul(h, w) + x[j] * v
+            h = tf.tanh(h if read is None else h + read(ta))
+            return j + 1, h, ta.write(j + 2, h)
+        return tf.while_loop(lambda j, *_: j < 3, body, [tf.constant(0), x[3:4], ta])[2]
+    stacked = tf.concat([written(arrays[0]).stack()] + [
+        written(ta).stack() * 0.5 for ta in arrays[1:]], 0)
+    loss = tf.reduce_mean(tf.square(stacked - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
+
+def _arrays_written_apart(tf, x, flag, w, v, **kwargs) -> list:
+    """Arrays of 6 rows of [1, 3] (TensorArray `kwargs`) through a tf.cond on `flag`:
+    one whose branches write row 1 / row 5 (after row 0 written before it), one whose
+    else branch alone writes row 1."""
+    apart = tf.TensorArray(tf.float32, 6, element_shape=[1, 3], **kwargs).write(
+        0, tf.tanh(tf.matmul(x[:1], w)))
+    apart = tf.cond(flag, lambda: apart.write(1, x[1:2] * v),
+                    lambda: apart.write(5, tf.matmul(x[2:3], w) * 0.5))
+    one = tf.TensorArray(tf.float32, 6, element_shape=[1, 3], **kwargs)
+    one = tf.cond(flag, lambda: one, lambda: one.write(1, tf.sin(x[1:2] * v)))
+    return [apart, one]
+
+
+def case_train_tensor_arrays_entering_loop_through_conds_writing_apart(tf):
+    """Top-level loops writing rows 2..4 of arrays of 6 rows that enter them through a
+    tf.cond before them: one whose branches write different rows (1 / 5), one whose
+    else branch alone writes (row 1; the then branch returns the array unchanged);
+    stacked after the loops (an unwritten row of a full element shape stacks as zeros,
+    in TF too); GradientDescent, the flag fed both ways. Each branch's element gets its
+    own row of the backward loop's gradient where its branch ran (the Select of
+    the branches' rows)."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    return _loss_of_arrays_entering_loops(tf, _arrays_written_apart(tf, x, flag, w, v),
+                                          x, w, v)
+
+
+def case_train_tensor_arrays_entering_loop_through_cond_in_cond(tf):
+    """As the case above, the arrays' row 1 written in a tf.cond inside the then branch
+    of the tf.cond before the loops (its predicate computed in the branch, true for
+    one array, false for the other; for the second its else branch writes none), the
+    outer else branch writing row 1 too; GradientDescent, the flag fed both ways. The
+    row's gradient is the backward loop's, the forward function's element the Selects
+    of the branches' elements."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def entering(sign, inner_else):
+        ta = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+
+        def nested():
+            positive = tf.reduce_sum(x[1:2] * v) * sign > 0.0
+            return tf.cond(positive, lambda: ta.write(1, tf.tanh(x[1:2] * v)),
+                           lambda: inner_else(ta))
+        return tf.cond(flag, nested, lambda: ta.write(1, tf.matmul(x[2:3], w) * 0.5))
+    return _loss_of_arrays_entering_loops(tf, [
+        entering(1.0, lambda ta: ta.write(1, tf.matmul(x[1:2], w))),
+        entering(-1.0, lambda ta: ta)], x, w, v)
+
+
+def case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart(tf):
+    """As `case_train_tensor_arrays_entering_loop_through_cond_in_cond`, the tf.cond in
+    the then branch writing row 1 or row 0 by a predicate computed before the conds
+    (true for one array, false for the other), the outer else branch row 5;
+    GradientDescent, the flag fed both ways. The rows' gradients pass a Select per
+    predicate."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def entering(sign):
+        ta = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+        positive = tf.reduce_sum(x[1:2] * v) * sign > 0.0
+        return tf.cond(flag, lambda: tf.cond(
+            positive, lambda: ta.write(1, tf.tanh(x[1:2] * v)),
+            lambda: ta.write(0, tf.matmul(x[1:2], w))),
+            lambda: ta.write(5, tf.matmul(x[2:3], w) * 0.5))
+    return _loss_of_arrays_entering_loops(tf, [entering(1.0), entering(-1.0)], x, w, v)
+
+
+def case_train_tensor_arrays_entering_loop_through_conds_read_in_body(tf):
+    """As `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`, the
+    loops' bodies reading rows 1 and 5 of the arrays (an unwritten row of a full element
+    shape reads as zeros, in TF too); GradientDescent, the flag fed both ways. The
+    rows' gradients include their rows of the gradients the backward loop sums for the
+    body's reads."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+    return _loss_of_arrays_entering_loops(
+        tf, _arrays_written_apart(tf, x, flag, w, v, clear_after_read=False), x, w, v,
+        lambda ta: ta.read(1) + ta.read(5) * 0.5)
+
 
 def case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop(tf):
     """As `case_train_tensor_array_read_after_its_write_in_nested_loop_not_stacked`, the
@@ -624,6 +750,11 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_written_at_branch_indices_in_nested_loop,
                     case_train_tensor_array_loops_in_cond_in_loop,
                     case_train_run_time_length_loops_in_cond_in_loop,
+                    case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
                     case_train_tensor_array_entering_loop_through_cond,
+                    case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
+                    case_train_tensor_arrays_entering_loop_through_cond_in_cond,
+                    case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+                    case_train_tensor_arrays_entering_loop_through_conds_read_in_body,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

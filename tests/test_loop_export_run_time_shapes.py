@@ -1,6 +1,6 @@
 """Loops in a tf.cond of a loop body whose outputs have a shape known only at run time
 (a dynamic_rnn over a run-time length, a stack() of a run-time size): the untaken
-branch's stand-ins for them (cond_lowering.ones_shape, `_ones_dims`), what keeps
+branch's stand-ins for them (cond_stand_ins.ones_shape, `ones_dims`), what keeps
 tf1compat's form, and the gradient of values computed from them and random draws.
 The recorded TF round trip: `case_train_run_time_length_loops_in_cond_in_loop`
 (tests/test_loop_gradient_export.py replays it)."""
@@ -53,14 +53,36 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
     (lambda out, state, h: state + tf.reduce_mean(out[:, 1], 0),
      "which needs its full shape"),                        # row 1 of the stand-in's 1
     (lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 6]), 1),
-     "which needs its full shape")],                       # a Reshape of its elements
-    ids=["row_1", "reshape"])
+     "which needs its full shape"),                        # a Reshape of its elements
+    (lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 1), 1),
+     "which needs its full shape")],                       # a ConcatV2 along the 1s
+    ids=["row_1", "reshape", "concat_time"])
 def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_form(
         after, reason, caplog):
     """Where the ones stand-in might fail (a row other than the first or last, a
-    Reshape): warned, naming why."""
+    Reshape its elements do not fill, a ConcatV2 along the dim from the 1s): warned,
+    naming why."""
     assert reason in _warned_reason(lambda: _run_time_length_rnn_in_cond_in_loop(after),
                                     caplog)
+
+
+@pytest.mark.parametrize("after", [
+    lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 3]), 0,
+                                                 keepdims=True),
+    lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 2), 1)[:, 1:4]],
+    ids=["flattened", "concat_last_axis"])
+def test_reshapes_and_concats_the_stand_in_takes_are_written_in_tf_form(after, caplog):
+    """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s)
+    and a ConcatV2 along the last axis keep the stand-in's shape: TF's form, the
+    gradient read back (the cell's is 0 with the flag off; the recorded case trains
+    both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`)."""
+    tf.set_random_seed(3)       # the cell's initial weights, here and in the import
+    grads = _run_time_length_rnn_in_cond_in_loop(after)
+    init = tf.global_variables_initializer()
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    imported_gradient_matches(gd, grads[0], {"x:0": graph_loop_training_cases.X8[:4, :3],
+                                             "flag:0": True}, init.name)
 
 
 def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):

@@ -101,7 +101,12 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_written_at_branch_indices_in_nested_loop",
                   "tensor_array_loops_in_cond_in_loop",
                   "run_time_length_loops_in_cond_in_loop",
+                  "run_time_length_rnn_outputs_reshaped_in_cond_in_loop",
                   "tensor_array_entering_loop_through_cond",
+                  "tensor_arrays_entering_loop_through_conds_writing_apart",
+                  "tensor_arrays_entering_loop_through_cond_in_cond",
+                  "tensor_arrays_entering_loop_through_cond_in_cond_apart",
+                  "tensor_arrays_entering_loop_through_conds_read_in_body",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
     graph_loop_nested_cases.LOOP_NESTED_CASES
@@ -408,21 +413,66 @@ def test_an_op_tf_cannot_differentiate_on_the_body_path_keeps_tf1compat_form(cap
     assert "op type BesselI0e" in _warned_reason(build, caplog)
 
 
-def test_a_tensor_array_that_enters_a_loop_through_a_cond_keeps_tf1compat_form(caplog):
+def _array_entering_through_cond(writes):
+    """A top-level loop writing rows 2, 3 of an array of 5 that enters it through a
+    tf.cond on a fed flag, `writes(ta, x, w)` its branches; stack() after the loop."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [2], initializer=tf.constant_initializer([0.5, -0.3]))
+    ta = tf.TensorArray(tf.float32, 5, element_shape=[2]).write(0, x * w)
+    ta = tf.cond(flag, *writes(ta, x, w))
+    _, ta = tf.while_loop(lambda j, ta: j < 2, lambda j, ta: (
+        j + 1, ta.write(j + 2, tf.tanh(x * w))), [tf.constant(0), ta])
+    grad, = tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
+    return grad
+
+
+def _apart_in_cond(ta, x, w, positive):
+    """Branches for `_array_entering_through_cond`: a tf.cond on `positive` (computed
+    before the conds) writing row 1 or row 4, beside a branch writing row 4."""
+    return (lambda: tf.cond(positive, lambda: ta.write(1, x * w),
+                            lambda: ta.write(4, tf.sin(x * w))),
+            lambda: ta.write(4, x * w * w))
+
+
+@pytest.mark.parametrize("writes,both", [
+    (lambda ta, x, w: (lambda: ta.write(1, x * w), lambda: ta.write(4, tf.sin(x * w))), True),
+    (lambda ta, x, w: (lambda: ta.write(4, x * w * w), lambda: ta), False),
+    (lambda ta, x, w: (lambda: ta, lambda: ta.write(1, tf.sin(x * w))), False),
+    (lambda ta, x, w: (lambda: tf.cond(tf.reduce_sum(x * w) > 0, lambda: ta.write(
+        1, x * w), lambda: ta), lambda: ta.write(1, tf.sin(x * w))), False),
+    (lambda ta, x, w: _apart_in_cond(ta, x, w, tf.reduce_sum(x * w) > 0), True)],
+    ids=["branch_indices", "then_only", "else_only", "cond_in_cond", "cond_in_cond_apart"])
+def test_a_tensor_array_entering_a_loop_through_a_cond_writing_apart(writes, both, caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
-    reads after it, its branches writing at different indices: the elements' gradients
-    would have to pass the cond's Merge: warned, never a silently missing gradient (real
-    TF ran such a file to half the gradient). (Both at one index: the Select of their
-    elements, `case_train_tensor_array_entering_loop_through_cond`.)"""
+    reads after it, its branches writing at different indices or one alone writing, or
+    a tf.cond in a branch writing (at one index, its predicate computed in the branch;
+    at two, computed outside the conds): TF's form, each branch's element getting its
+    row of the gradient where its branch ran (real TF once ran tf1compat's file of this
+    to half the gradient; recorded:
+    `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`,
+    `..._through_cond_in_cond`, `..._through_cond_in_cond_apart`). The predicate fed
+    both ways, x of both signs."""
+    grad = _array_entering_through_cond(writes)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    # (the rows' Select where both branches write)
+    assert any(n.op == "Select" and "entering_grad" in n.name for n in gd.node) == both
+    for on in (True, False):
+        for sign in (1, -1):
+            imported_gradient_matches(gd, grad, {"x:0": np.float32([0.3, -0.7]) * sign,
+                                                 "flag:0": on}, "w/Assign")
+
+
+def test_an_array_entering_through_a_cond_in_a_cond_at_two_indices_keeps_tf1compat_form(
+        caplog):
+    """The array's elements written at different indices by a tf.cond inside a branch of
+    the tf.cond before the loop (the gradient's Select would need the inner predicate,
+    which only the branch computes): warned, never a silently missing gradient."""
     def build():
-        x = tf.placeholder(tf.float32, [2], name="x")
-        w = tf.get_variable("w", [2])
-        ta = tf.TensorArray(tf.float32, 5).write(0, x * w)
-        ta = tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w), lambda: ta.write(
-            4, x))
-        _, ta = tf.while_loop(lambda j, ta: j < 3, lambda j, ta: (
-            j + 1, ta.write(j + 2, x * w)), [tf.constant(0), ta])
-        tf.gradients(tf.reduce_sum(tf.square(tf.reduce_sum(ta.stack(), 0))), [w])
+        _array_entering_through_cond(lambda ta, x, w: (
+            lambda: tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w),
+                            lambda: ta.write(4, x)), lambda: ta.write(1, x * w * 2.0)))
     assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
 
 

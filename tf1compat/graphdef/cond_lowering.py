@@ -35,7 +35,7 @@ lowered only when (`plan_cond`):
   that branch keeps the shapes Select needs). A branch loop's output of a run-time
   shape stands as zeros of its rank with 1 in each unknown dim (`ones_shape`) where
   what the branch computes from it takes those and keeps its result's shape
-  (`_ones_dims`). A resource variable read in a branch (Keras' batch
+  (`ones_dims`, cond_stand_ins.py). A resource variable read in a branch (Keras' batch
   norm reads its moving moments there) is an input of f the same way; the other side of
   its Merge reads the variable outside the cond (any value of the right shape would do:
   Select drops it).
@@ -48,14 +48,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-import numpy as np
-
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
+from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
+                                               ones_dims, shape_source, shape_without_cut)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
@@ -63,8 +63,9 @@ from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, Outer
                                                       linearize, outer_values)
 from tf1compat.graphdef.graph_io import op_to_node_def
 
-__all__ = ["element_dtype", "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES",
-           "CondPlan", "plan_cond", "write_cond", "shape_source", "ones_shape"]
+__all__ = ["element_dtype", "element_output", "element_reads", "inner_element",
+           "FINITE_GRADIENT_OP_TYPES", "BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "CondPlan",
+           "plan_cond", "write_cond"]
 
 # Ops whose TF gradient is finite wherever their inputs are finite (the lowered ones of
 # gradient_lowering.py included: Elu/Softplus/... compute each side on its own, batch
@@ -80,23 +81,10 @@ SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze Strid
 Sum Tanh Tile Transpose Unpack
 """.split())
 
-# Ops that may take a cut value (random draws, a gradient stop): elementwise with
-# broadcasting, so the scalar that stands for it in the untaken branch computes (and is
-# dropped by Select).
-BROADCASTING_OP_TYPES = frozenset("""
-AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2
-SquaredDifference Sub
-""".split())
-
 # Ops with an infinite gradient where one input is 0 (the input's index): written where
 # that input is provably > 0 (`_Positivity`), as batch normalization's rsqrt(variance +
 # epsilon) is.
 POSITIVE_INPUT_OP_TYPES = {"Rsqrt": 0, "Sqrt": 0, "Log": 0, "Reciprocal": 0, "RealDiv": 1}
-
-# Stateful ops a branch may hold: random numbers (their values enter f as inputs).
-RANDOM_OP_TYPES = frozenset(["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
-                             "RandomUniformInt"])
-
 
 @dataclass
 class CondPlan:
@@ -153,6 +141,8 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # stops, what only they feed) | "read" (a variable's value, an input of f)
     kinds: Dict[Operation, str] = {}
     from_loop: Set[Operation] = set()     # written ops computed from a branch loop's outputs
+    # tf.conds in a branch returning the element of an `element_writes` output
+    element_ifs: Set[Operation] = set()
 
     def classify(member: Operation, region: Any) -> Optional[str]:
         """Sets kinds[member] (and of what it reads in `region`); a reason on failure."""
@@ -173,7 +163,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if current.type in ("StopGradient", "PreventGradient"):
                 kinds[current] = "cut"       # as at the top: no gradient through it
                 continue
-            nested = _array_loop(current, region) if loops is not None else None
+            nested = array_loop(current, region) if loops is not None else None
             if nested is not None:
                 # a read of an array a loop of the branch writes, after it (stack() of a
                 # dynamic_rnn's outputs): the loop's output as its variables are
@@ -182,11 +172,15 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                     return reason
                 kinds[current] = "loop"
                 continue
-            if current.type == "If" and loops is not None and not expanded:
+            if current.type == "If" and (loops is not None or current in element_ifs) \
+                    and not expanded:
                 # a tf.cond in the branch: both branches + Select inside this one's
-                sub, reason = plan_cond(current, [k for k, t in enumerate(current.outputs)
-                                                  if t.consumers()], reached, sources, loops,
-                                        pushed)
+                used_inner = [k for k, t in enumerate(current.outputs) if t.consumers()]
+                sub, reason = plan_cond(current, used_inner, reached, sources, loops, pushed,
+                                        element_writes=[
+                                            k for k in used_inner if element_output(
+                                                current.outputs[k])]
+                                        if current in element_ifs else ())
                 if reason is not None:
                     return reason
                 plan.inner[current] = sub
@@ -244,7 +238,14 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             if not (out.dtype.is_floating and out.dtype.base_dtype != D.bfloat16):
                 return None, f"a tf.cond output of type {out.dtype.base_dtype.name}"
             if k in element_writes and out.op not in array_writes:
-                continue        # the flow unchanged: zeros in the Select (`write_cond`)
+                inner = inner_element(out)
+                if inner is None:
+                    continue    # the flow unchanged: zeros in the Select (`write_cond`)
+                element_ifs.add(inner.op)   # its element the Select of its branches'
+                reason = classify(inner.op, region)
+                if reason is not None:
+                    return None, reason
+                continue
             if out.op._control_flow_context is region and out not in sources:
                 reason = classify(out.op, region)
                 if reason is None and out.value_index and out.op.type in LOWERINGS:
@@ -265,7 +266,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # What the written ops read: cut values become inputs of f, only into broadcasting
     # ops; lowered ops give only their first output.
     written = sorted((o for o, kind in kinds.items() if kind == "write"), key=lambda o: o._id)
-    ones = _ones_dims(written, kinds)
+    ones = ones_dims(written, kinds)
     if any(any(ones.get(b.outputs[k]) or ()) for b in (then_b, else_b) for k in used):
         return None, ("a tf.cond branch returns a value whose shape depends on that of a "
                       "while loop's output known only at run time")
@@ -274,7 +275,7 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
         tracked = bool(member.outputs) and member.outputs[0] in ones
         if tracked and any(ones[t] is None for t in member.outputs) or not tracked and any(
                 kinds.get(t.op) in ("cut", "loop") for t in member.inputs) and \
-                not _shape_without_cut(member, kinds):
+                not shape_without_cut(member, kinds):
             if tracked or any(kinds.get(t.op) == "loop" for t in member.inputs):
                 return None, (f"a while loop's output of a tf.cond branch (or what the "
                               f"branch reads of its TensorArrays after it: a dynamic_rnn's "
@@ -293,235 +294,6 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                 return None, f"a tf.cond branch uses a second output of {t.op.type}"
             _take(plan, t, kinds, sources)
     return plan, None
-
-
-# Ops whose output has the shape of their first input.
-_SHAPE_KEEPING_OP_TYPES = frozenset("""
-Abs Cast Ceil Exp Floor Identity Neg PreventGradient Relu Rint Round Sigmoid Sign
-Square StopGradient Tanh
-""".split())
-
-
-def _array_loop(op: Operation, region: Any) -> Optional[Operation]:
-    """The loop of branch `region` `op` is (a While) or reads after it (a stack(),
-    gather(), read() or concat() of a TensorArray it writes), or None."""
-    if op.type in ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3"):
-        flow = op.inputs[-1]
-        while flow.op.type == "Identity":
-            flow = flow.op.inputs[0]
-        op = flow.op
-    if op.type != "While" or op.attrs.get("loop") is None or \
-            op._control_flow_context is not region:
-        return None
-    return op
-
-
-def ones_shape(t: Tensor) -> Optional[List[int]]:
-    """The shape of the untaken branch's stand-in for `t`, a while loop's output of a
-    tf.cond branch (or what the branch reads of an array it writes, after it: a
-    dynamic_rnn's outputs) of a shape known only at run time and a known rank: its
-    static dims, 1 for each unknown one (`_ones_dims` checks what the branch does with
-    it); None for other values."""
-    if t.shape.ndims is None or t.shape.is_fully_defined() or \
-            _array_loop(t.op, t.op._control_flow_context) is None:
-        return None
-    return [1 if d is None else d for d in t.shape.as_list()]
-
-
-# Ops computing elementwise from their first input, and reductions along constant axes.
-_UNARY_OP_TYPES = frozenset("""
-Abs Cast Ceil Cos Elu Exp Floor Identity LeakyRelu LogSoftmax Neg PreventGradient Relu
-Relu6 Rint Round Selu Sigmoid Sign Sin Softmax Softplus Square StopGradient Tanh
-""".split())
-_REDUCTION_OP_TYPES = frozenset(["Sum", "Mean", "Max", "Min", "Prod"])
-
-# What `_ones_dims` knows of an input: a value of its real shape, or the scalar stand-in
-# of a cut value of a run-time shape (only broadcasting ops take it).
-_REAL, _SCALAR_STAND_IN = "real", "scalar"
-
-
-def _ones_dims(written: List[Operation], kinds: Dict[Operation, str]
-               ) -> Dict[Tensor, Optional[Tuple[bool, ...]]]:
-    """For the branch ops written into f (in graph order) that compute from while loops'
-    outputs of run-time shapes (in the untaken branch: zeros of `ones_shape`, so their
-    values and gradients stay finite): per value, which of its dims come from those 1s
-    (where the taken branch has its run-time sizes), or None where an op might fail on
-    them or take its output's shape from elsewhere."""
-    dims: Dict[Tensor, Optional[Tuple[bool, ...]]] = {}
-    for member in written:
-        known: List[Any] = []
-        for t in member.inputs:
-            if t in dims:
-                known.append(dims[t])
-            elif kinds.get(t.op) == "loop" and ones_shape(t) is not None:
-                known.append(tuple(d is None for d in t.shape.as_list()))
-            elif kinds.get(t.op) == "cut" and not t.shape.is_fully_defined() and \
-                    shape_source(t) is None:
-                known.append(_SCALAR_STAND_IN)
-            else:
-                known.append(_REAL)
-        if not any(m is None or isinstance(m, tuple) for m in known):
-            continue
-        found = None if None in known or len(member.outputs) != 1 else \
-            _propagate_ones(member, known)
-        for t in member.outputs:
-            dims[t] = found
-    return dims
-
-
-def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
-    """`_ones_dims` of `op`'s output from what it knows of the inputs (a tuple of dims
-    from the stand-ins' 1s, `_REAL` or `_SCALAR_STAND_IN`)."""
-    first = known[0] if isinstance(known[0], tuple) else \
-        (False,) * op.inputs[0].shape.ndims if known[0] == _REAL and \
-        op.inputs[0].shape.ndims is not None else None
-    if op.type in BROADCASTING_OP_TYPES:
-        return _broadcast_ones(op, known)
-    if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
-            "Transpose", "ExpandDims", "Squeeze", "MatMul", "StridedSlice"}:
-        return None
-    if op.type in _UNARY_OP_TYPES:
-        return first
-    constant = constant_value(op.inputs[1]) if len(op.inputs) > 1 else None
-    if op.type == "Transpose":
-        return None if constant is None else tuple(first[int(p)] for p in constant)
-    if op.type in _REDUCTION_OP_TYPES:
-        if constant is None or not first:
-            return None if constant is None else first
-        axes = {int(a) % len(first) for a in np.atleast_1d(constant)}
-        keep = bool(op.attrs.get("keep_dims"))
-        return tuple(False if k in axes else d for k, d in enumerate(first)
-                     if keep or k not in axes)
-    if op.type == "ExpandDims":
-        if constant is None:
-            return None
-        axis = int(constant) % (len(first) + 1)
-        return first[:axis] + (False,) + first[axis:]
-    if op.type == "Squeeze":
-        axes = {int(a) % len(first) for a in op.attrs.get("squeeze_dims") or []}
-        return tuple(d for k, d in enumerate(first) if k not in axes) if axes else None
-    if op.type == "MatMul":
-        return _matmul_ones(op, first, known[1])
-    return _strided_slice_ones(op, first)
-
-
-def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of an elementwise op with broadcasting: a dim comes from the
-    1s where an input's does and no other input has a static size other than 1 there;
-    None where no input but scalar stand-ins has the output's rank."""
-    rank = op.outputs[0].shape.ndims
-    if rank is None:
-        return None
-    if any(m == _REAL and x.shape.ndims is not None and
-           x.shape.as_list() == op.outputs[0].shape.as_list()
-           for x, m in zip(op.inputs, known)):
-        return (False,) * rank      # an input of the output's shape (_shape_without_cut)
-    found, full = [False] * rank, False
-    for x, m in zip(op.inputs, known):
-        if m == _SCALAR_STAND_IN:
-            continue
-        shape = x.shape.as_list() if x.shape.ndims is not None else None
-        if shape is None:
-            return None
-        full = full or len(shape) == rank
-        for i in range(len(shape)):
-            if isinstance(m, tuple) and m[i]:
-                found[rank - len(shape) + i] = True
-    for x, m in zip(op.inputs, known):
-        if m == _SCALAR_STAND_IN:
-            continue
-        shape = x.shape.as_list()
-        for i, d in enumerate(shape):
-            if not (isinstance(m, tuple) and m[i]) and d is not None and d != 1:
-                found[rank - len(shape) + i] = False
-    return tuple(found) if full else None
-
-
-def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a MatMul: None where one side's contracted dim comes from
-    the 1s and the other's does not."""
-    if b == _SCALAR_STAND_IN:
-        return None
-    b = b if isinstance(b, tuple) else (False, False)
-    ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
-    if a[0 if ta else 1] != b[1 if tb else 0]:
-        return None
-    return a[1 if ta else 0], b[0 if tb else 1]
-
-
-def _strided_slice_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a StridedSlice of constant bounds: along a dim from the 1s
-    only the whole range (stride 1) or element 0 or -1."""
-    attrs = op.attrs
-    bounds = [constant_value(t) for t in op.inputs[1:4]]
-    if any(b is None for b in bounds) or attrs.get("ellipsis_mask") or \
-            attrs.get("new_axis_mask"):
-        return None
-    begin, _, strides = (np.atleast_1d(b) for b in bounds)
-    found: List[bool] = []
-    for k, derived in enumerate(first):
-        if k >= len(begin):
-            found.append(derived)
-            continue
-        shrink = attrs.get("shrink_axis_mask", 0) >> k & 1
-        whole = attrs.get("begin_mask", 0) >> k & 1 and attrs.get("end_mask", 0) >> k & 1 \
-            and int(strides[k]) == 1
-        if derived and not (shrink and int(begin[k]) in (0, -1) or not shrink and whole):
-            return None
-        if not shrink:
-            found.append(bool(derived))
-    return tuple(found)
-
-
-def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:
-    """For a value `t` computed in a tf.cond branch (random draws, a gradient stop, what
-    is computed from them) whose shape is known only at run time: (u, False) where
-    tensor u, computed outside the branch, has t's shape, (u, True) where u is t's shape
-    (a random op's shape input), or None. The untaken branch's stand-in for `t` is then
-    a Fill of zeros of that run-time shape, which any op takes."""
-    region = t.op._control_flow_context
-    while True:
-        op = t.op
-        if op.type in RANDOM_OP_TYPES:
-            dims = op.inputs[0]
-            if dims.op._control_flow_context is not region:
-                return dims, True
-            if dims.op.type == "Shape" and \
-                    dims.op.inputs[0].op._control_flow_context is not region:
-                return dims.op.inputs[0], False
-            return None
-        if op.type in _SHAPE_KEEPING_OP_TYPES:
-            nxt = op.inputs[0]
-        elif op.type in BROADCASTING_OP_TYPES and t.shape.ndims is not None:
-            # the one input of the output's shape, the others of static shapes (so no
-            # dimension of the output comes from them)
-            same = [x for x in op.inputs if x.shape.ndims is not None and
-                    x.shape.as_list() == t.shape.as_list()]
-            if not same or any(not x.shape.is_fully_defined() for x in op.inputs
-                               if x is not same[0]):
-                return None
-            nxt = same[0]
-        else:
-            return None
-        if nxt.op._control_flow_context is not region:
-            return nxt, False
-        t = nxt
-
-
-def _shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
-    """Whether `op` computes its output's shape with the other branch's stand-ins in
-    place of its cut inputs: zeros of their shape where it is static or computed
-    outside the branch (`shape_source`: any op), else a scalar into a broadcasting op
-    another input of which has the output's shape (so the untaken branch keeps the
-    shapes Select needs)."""
-    cut = [t for t in op.inputs if kinds.get(t.op) in ("cut", "loop")]
-    if all(t.shape.is_fully_defined() or shape_source(t) is not None for t in cut):
-        return True     # the other branch's stand-in has their shape (full_shape_stand_in)
-    if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
-        return False
-    out = op.outputs[0].shape.as_list()
-    return any(t.shape.ndims is not None and t.shape.as_list() == out
-               for t in op.inputs if kinds.get(t.op) not in ("cut", "loop"))
 
 
 def _take(plan: CondPlan, t: Tensor, kinds: Dict[Operation, str], sources: Set[Tensor]
@@ -571,6 +343,9 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     returned unchanged)."""
     if t in known:
         return known[t]
+    inner = inner_element(t) if element_write else None
+    if inner is not None:       # the Select of a tf.cond in the branch (`element_ifs`)
+        return known[inner]
     if element_write and t.op.type != "TensorArrayWriteV3":
         return None
     return name_of(t)
@@ -579,11 +354,54 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
 def element_dtype(op: Operation, k: int) -> Any:
     """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
     branch (`element_writes`: the output is the array's float32 flow, its Select the
-    element)."""
-    then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
-    write = next(b.outputs[k].op for b in (then_b, else_b)
-                 if b.outputs[k].op.type == "TensorArrayWriteV3")
-    return write.inputs[2].dtype.base_dtype
+    element; the write may be in a tf.cond inside the branch, `inner_element`)."""
+    for b in (op.attrs["then_branch"], op.attrs["else_branch"]):
+        if b.outputs[k].op.type == "TensorArrayWriteV3":
+            return b.outputs[k].op.inputs[2].dtype.base_dtype
+    inner = next(t for t in (inner_element(b.outputs[k]) for b in (
+        op.attrs["then_branch"], op.attrs["else_branch"])) if t is not None)
+    return element_dtype(inner.op, inner.value_index)
+
+
+def inner_element(t: Tensor) -> Optional[Tensor]:
+    """The output of a tf.cond inside a branch that branch output `t` returns (through
+    the Identity tf.cond puts on it) where that cond's branches write a TensorArray
+    element (`element_output`); else None."""
+    inner = t.op.inputs[0] if t.op.type == "Identity" else t
+    if inner.op.type != "If" or inner.op._control_flow_context is not \
+            t.op._control_flow_context:
+        return None
+    return inner if element_output(inner) else None
+
+
+def element_output(y: Tensor) -> bool:
+    """Whether `y` is a tf.cond's TensorArray flow whose branches each write an element,
+    return the flow unchanged or return such a flow of a tf.cond inside them, one at
+    least writing (a loop's array entering it with that element:
+    loop_array_plan.entering_cond_writes): as a y of a forward function it stands for the
+    element, the Select of the branches' (zeros for a branch writing none)."""
+    if y.op.type != "If" or getattr(y.op.attrs.get("then_branch"), "region", None) is None:
+        return False
+    kinds = ["write" if t.op.type == "TensorArrayWriteV3" else
+             "inner" if inner_element(t) is not None else
+             "same" if t.op.type == "Identity" and t.op.inputs[0].op.type != "If" else None
+             for t in (y.op.attrs[b].outputs[y.value_index]
+                       for b in ("then_branch", "else_branch"))]
+    return None not in kinds and kinds != ["same", "same"]
+
+
+def element_reads(y: Tensor) -> List[Tensor]:
+    """What the Select an `element_output` stands for reads: the predicate and the
+    branches' elements (of conds inside them: theirs), not the array's flow."""
+    found = [y.op.inputs[0]]
+    for b in ("then_branch", "else_branch"):
+        t = y.op.attrs[b].outputs[y.value_index]
+        inner = inner_element(t)
+        if t.op.type == "TensorArrayWriteV3":
+            found.append(t.op.inputs[2])
+        elif inner is not None:
+            found.extend(element_reads(inner))
+    return found
 
 
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],

@@ -45,7 +45,7 @@ from tf1compat.ops.cond import Branch
 from tf1compat.serialization.messages import (AttrValue, CondContextDef, NodeDef, ValuesDef,
                                               WhileContextDef)
 from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto, tensor_to_proto
-from tf1compat.graphdef.cond_lowering import shape_source
+from tf1compat.graphdef.cond_stand_ins import shape_source
 from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
 from tf1compat.graphdef.loop_gradient_export import write_loop_gradient

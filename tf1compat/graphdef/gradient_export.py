@@ -38,7 +38,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
-from tf1compat.graphdef.cond_lowering import CondPlan, element_dtype, plan_cond, write_cond
+from tf1compat.graphdef.cond_lowering import (CondPlan, element_dtype, element_output,
+                                              element_reads, plan_cond, write_cond)
 from tf1compat.graphdef.gradient_lowering import LOWERINGS, NodeBuilder
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       linearize, outer_values)
@@ -231,28 +232,9 @@ def _cut_on_gradient_path(upstream: Set[Operation], xs: List[Tensor],
     return None
 
 
-def element_output(y: Tensor) -> bool:
-    """Whether `y` is a tf.cond's TensorArray flow whose branches each write an element
-    (a loop's array entering it with that element: loop_array_plan.plan_entering): as a
-    y of a forward function it stands for the element, the Select of the branches'."""
-    if y.op.type != "If" or getattr(y.op.attrs.get("then_branch"), "region", None) is None:
-        return False
-    return all(y.op.attrs[b].outputs[y.value_index].op.type == "TensorArrayWriteV3"
-               for b in ("then_branch", "else_branch"))
-
-
 def _element_ys(ys: List[Tensor]) -> List[Tensor]:
-    """`ys` with each `element_output` replaced by what its Select reads: the
-    predicate and the branches' elements (not the array's flow before the cond)."""
-    found: List[Tensor] = []
-    for y in ys:
-        if not element_output(y):
-            found.append(y)
-            continue
-        found.append(y.op.inputs[0])
-        found.extend(y.op.attrs[b].outputs[y.value_index].op.inputs[2]
-                     for b in ("then_branch", "else_branch"))
-    return found
+    """`ys` with each `element_output` replaced by what its Select reads."""
+    return [t for y in ys for t in (element_reads(y) if element_output(y) else [y])]
 
 
 def y_dtype(y: Tensor) -> Any:

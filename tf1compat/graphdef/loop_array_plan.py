@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
+from tf1compat.graphdef.cond_lowering import inner_element
 from tf1compat.ops._regions import LoopRegion
 
 if TYPE_CHECKING:
     from tf1compat.graphdef.loop_gradient_plan import LoopPlan
 
 __all__ = ["PushedRead", "is_range", "is_flow", "outside", "plan_write", "plan_read",
-           "plan_entering", "unstacked_source", "unstacked_in", "same_iteration_write",
-           "array_variables", "body_writes", "cond_write", "stack_after", "writes_before",
-           "written_at_counter"]
+           "plan_entering", "entering_cond_writes", "unstacked_source", "unstacked_in",
+           "same_iteration_write", "array_variables", "body_writes", "cond_write",
+           "stack_after", "writes_before", "written_at_counter"]
 
 
 class PushedRead:
@@ -79,12 +80,12 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
                 flow = outside(flow.op.inputs[3])
                 continue
             paired = None if op._control_flow_context is not None else \
-                _paired_cond_write(flow)
-            if paired is None:
+                entering_cond_writes(flow)
+            if not paired:
                 break
-            writes.append(paired)
-            plan.entering_conds[paired] = flow
-            flow = outside(paired.inputs[3])
+            writes.extend(paired)
+            plan.entering_conds.update((w, flow) for w in paired)
+            flow = outside(paired[0].inputs[3])
         readers = next((plan.writes[w] for w in body_writes(info, k) if w in plan.writes), [])
         if flow.op.type != "TensorArrayV3" and readers:
             return (f"loop {op.name} writes a TensorArray that enters it with elements "
@@ -101,31 +102,77 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
     return None
 
 
-def _paired_cond_write(flow: Tensor) -> Optional[Operation]:
-    """The then branch's write where `flow` is the output of a top-level tf.cond whose
-    branches each write one floating element (of one dtype and compatible shapes) at one
-    index, computed outside them or a constant, to the array of one flow from outside
-    them (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`); else None."""
+def entering_cond_writes(flow: Tensor) -> List[Operation]:
+    """The branches' writes where `flow` is the output of a top-level tf.cond whose
+    branches each write one floating element (of one dtype and compatible shapes),
+    return the array unchanged or return the output of such a tf.cond inside them, at
+    least one writing, to the array of one flow from outside them, each at an index
+    computed outside them or a constant: the first alone where all write at one index
+    (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`), else each writing
+    branch's (`ta.write(1, a)` beside `ta.write(4, b)` or `ta`; of a cond in a branch
+    only where its predicate is computed outside the branches: the gradient's Select of
+    the rows reads it); else none."""
+    found = _cond_element_writes(flow)
+    if not found or not found[0]:
+        return []
+    writes, unchanged, nested = found
+    entering = outside(writes[0].inputs[3])
+    dtype = writes[0].inputs[2].dtype.base_dtype
+    if entering.op._control_flow_context is not None or not dtype.is_floating or any(
+            outside(w.inputs[3]) is not entering or w.inputs[2].dtype.base_dtype != dtype
+            or not w.inputs[2].shape.is_compatible_with(writes[0].inputs[2].shape) or
+            constant_value(w.inputs[1]) is None and
+            w.inputs[1].op._control_flow_context is not None for w in writes) or \
+            any(t is not entering for t in unchanged):
+        return []
+    indices = [w.inputs[1] if constant_value(w.inputs[1]) is None else
+               int(constant_value(w.inputs[1])) for w in writes]
+    same = all(i is indices[0] or isinstance(i, int) and i == indices[0] for i in indices)
+    if same:
+        return writes[:1]
+    return [] if nested and any(_branch_predicates(w) for w in writes) else writes
+
+
+def _branch_predicates(write: Operation) -> List[Tensor]:
+    """The predicates of the tf.conds around `write` computed inside a branch (which the
+    gradient's Select of the elements' rows cannot read outside it)."""
+    found: List[Tensor] = []
+    region = write._control_flow_context
+    while region is not None:
+        if region.pred.op._control_flow_context is not None:
+            found.append(region.pred)
+        region = region.outer_context
+    return found
+
+
+def _cond_element_writes(flow: Tensor
+                         ) -> Optional[Tuple[List[Operation], List[Tensor], bool]]:
+    """(the TensorArray writes the branches of the tf.cond of output `flow` return, of
+    conds inside them too; the flows branches return unchanged, from outside; whether
+    there is a cond inside), or None where a branch returns another value."""
     if flow.op.type != "If" or getattr(flow.op.attrs.get("then_branch"), "region",
                                        None) is None:
         return None
-    writes = [flow.op.attrs[b].outputs[flow.value_index].op
-              for b in ("then_branch", "else_branch")]
-    if any(w.type != "TensorArrayWriteV3" or w._control_flow_context is None for w in writes):
-        return None
-    then, other = writes
-    index = constant_value(then.inputs[1])
-    same_index = then.inputs[1] is other.inputs[1] and \
-        then.inputs[1].op._control_flow_context is None if index is None else \
-        constant_value(other.inputs[1]) is not None and \
-        int(constant_value(other.inputs[1])) == int(index)
-    if not same_index or outside(then.inputs[3]) is not outside(other.inputs[3]) or \
-            outside(then.inputs[3]).op._control_flow_context is not None or \
-            then.inputs[2].dtype.base_dtype != other.inputs[2].dtype.base_dtype or \
-            not then.inputs[2].dtype.base_dtype.is_floating or \
-            not then.inputs[2].shape.is_compatible_with(other.inputs[2].shape):
-        return None
-    return then
+    writes: List[Operation] = []
+    unchanged: List[Tensor] = []
+    nested = False
+    for b in ("then_branch", "else_branch"):
+        t = flow.op.attrs[b].outputs[flow.value_index]
+        inner = inner_element(t)
+        if t.op.type == "TensorArrayWriteV3" and t.op._control_flow_context is not None:
+            writes.append(t.op)
+        elif inner is not None:
+            found = _cond_element_writes(inner)
+            if found is None:
+                return None
+            writes += found[0]
+            unchanged += found[1]
+            nested = True
+        elif t.op.type == "Identity":
+            unchanged.append(outside(t))
+        else:
+            return None
+    return writes, unchanged, nested
 
 
 def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:
@@ -136,10 +183,12 @@ def unstacked_source(t: Tensor, context: Any) -> Optional[Tensor]:
 
 def _array_start(plan: LoopPlan, k: int) -> Operation:
     """The TensorArrayV3 op of the array of `plan`'s loop variable `k` (past the
-    elements written before the loop: `plan.entering`), or what its flow comes from."""
+    elements written before the loop: `plan.entering`, in a tf.cond's branches too), or
+    what its flow comes from."""
+    conds = {out: write for write, out in plan.entering_conds.items()}
     flow = outside(plan.op.inputs[k])
-    while flow.op in plan.entering:
-        flow = outside(flow.op.inputs[3])
+    while flow.op in plan.entering or flow in conds:
+        flow = outside(conds.get(flow, flow.op).inputs[3])
     return flow.op
 
 

@@ -13,11 +13,23 @@ from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.graphdef.cond_lowering import element_dtype
 from tf1compat.graphdef.loop_array_plan import is_range, unstacked_source
 
 __all__ = ["ArrayGradients"]
 
 _SCALAR = TensorShape([])
+
+
+def _branch_path(write: Operation) -> List[Tuple[Tensor, bool]]:
+    """(predicate, whether the then branch) of each tf.cond branch around `write`,
+    outermost first."""
+    path: List[Tuple[Tensor, bool]] = []
+    region = write._control_flow_context
+    while region is not None:
+        path.insert(0, (region.pred, bool(region.branch)))
+        region = region.outer_context
+    return path
 
 
 class ArrayGradients:
@@ -106,6 +118,9 @@ class ArrayGradients:
         elements the backward loop summed for the body's reads (`own_exits`: the Exit
         per array loop variable)."""
         found: List[Tuple[Tensor, str]] = []
+        # a tf.cond's output -> (the branches around each write: `_branch_path`, the
+        # gradient of its element)
+        sides: Dict[Tensor, List[Tuple[List[Tuple[Tensor, bool]], str]]] = {}
         for write, (k, readers) in plan.entering.items():
             value = write.inputs[2]
             dtype = value.dtype.base_dtype
@@ -124,12 +139,36 @@ class ArrayGradients:
                                         [own_exits[k], index, axis],
                                         {"Tparams": dtype, "Tindices": D.int32,
                                          "Taxis": D.int32, "batch_dims": 0}, [value.shape]))
-            if parts:       # (written in a tf.cond: the gradient of its Select)
-                found.append((plan.entering_conds.get(write, value), parts[0] if len(
-                    parts) == 1 else self._node(
-                    base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)},
-                    [value.shape])))
-        return found
+            if not parts:
+                continue
+            total = parts[0] if len(parts) == 1 else self._node(
+                base + "sum", "AddN", parts, {"T": dtype, "N": len(parts)}, [value.shape])
+            cond = plan.entering_conds.get(write)
+            if cond is None:
+                found.append((value, total))
+                continue
+            if cond not in sides:
+                found.append((cond, ""))      # (its gradient below)
+            sides.setdefault(cond, []).append((_branch_path(write), total))
+        # a tf.cond's: the gradient of the Select of the branches' elements
+        # (gradient_export's forward function), at each branch's index where it ran
+        return [(t, grad) if t not in sides else (t, self._select(
+            sides[t], 0, base, element_dtype(t.op, t.value_index))) for t, grad in found]
+
+    def _select(self, grads: List[Tuple[List[Tuple[Tensor, bool]], str]], depth: int,
+                base: str, dtype: Any) -> str:
+        """The gradients `grads` of the elements of tf.cond branches (each with its
+        `_branch_path`) picked by the predicates from `depth` on: `Select(pred, then's,
+        else's)` where both sides write, the one gradient where one does."""
+        if len(grads) == 1:
+            return grads[0][1]
+        pred = grads[0][0][depth][0]
+        sides = [[g for g in grads if g[0][depth][1] is taken] for taken in (True, False)]
+        if not all(sides):
+            return self._select(grads, depth + 1, base, dtype)
+        return self._node(base + "select", "Select", [self._name(pred)] + [
+            self._select(side, depth + 1, base, dtype) for side in sides], {"T": dtype},
+            [TensorShape(None)])
 
     def _through_reads(self, found: List[Tuple[Tensor, str]], context: Any, base: str
                        ) -> List[Tuple[Tensor, str]]:

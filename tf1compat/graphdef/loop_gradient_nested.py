@@ -34,7 +34,7 @@ from typing import Any, Dict, List, Tuple
 from tf1compat.framework import dtypes as D
 from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.tensor import Tensor
-from tf1compat.graphdef.cond_lowering import shape_source
+from tf1compat.graphdef.cond_stand_ins import shape_source
 from tf1compat.graphdef.gradient_export import lower_op
 from tf1compat.graphdef.loop_body_lowering import lower_body_op
 from tf1compat.graphdef.loop_gradient_plan import LoopPlan

@@ -16,6 +16,7 @@ from tf1compat.ops._regions import CondRegion
 from tf1compat.graphdef.gradient_export import (
     CUT_OP_TYPES, TF_DIFFERENTIABLE_OP_TYPES, data_upstream, forward_reach)
 from tf1compat.graphdef.cond_lowering import CondPlan, plan_cond
+from tf1compat.graphdef.cond_stand_ins import array_loop
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.gradient_lowering_math import (LINEARIZED, PICKED, OuterValue,
                                                       outer_values)
@@ -651,14 +652,7 @@ def _after_nested_loop(member: Operation, region: Any) -> Optional[Operation]:
     if member.type not in ("TensorArrayGatherV3", "TensorArrayReadV3",
                            "TensorArrayConcatV3"):
         return None
-    flow = member.inputs[-1]
-    while flow.op.type == "Identity":
-        flow = flow.op.inputs[0]
-    loop = flow.op
-    if loop.type != "While" or loop.attrs.get("loop") is None or \
-            loop._control_flow_context is not region:
-        return None
-    return loop
+    return array_loop(member, region)
 
 
 def _gathered_capture(member: Operation, region: Any) -> Optional[Tensor]:

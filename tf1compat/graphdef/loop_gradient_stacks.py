@@ -14,7 +14,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops._regions import CondRegion
-from tf1compat.graphdef.cond_lowering import ones_shape, shape_source
+from tf1compat.graphdef.cond_stand_ins import ones_shape, shape_source
 from tf1compat.graphdef.loop_gradient_plan import LoopPlan
 
 __all__ = ["ForwardStacks", "HANDLE"]

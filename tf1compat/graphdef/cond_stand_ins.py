@@ -1,0 +1,300 @@
+"""The untaken branch's stand-ins in a tf.cond lowered into a gradient's forward function
+(cond_lowering.py): which values of a branch have a shape the stand-ins keep.
+
+Values the forward function takes from a branch rather than computes (random draws,
+gradient stops, a branch loop's outputs) exist only where their branch ran; the other
+side of their Merge gives zeros: of their shape where it is static or computed outside
+the branch (`shape_source`), else a scalar (only `BROADCASTING_OP_TYPES` take it), and
+for a branch loop's output of a run-time shape zeros of its rank with 1 in each unknown
+dim (`ones_shape`), where what the branch computes from it takes those and keeps its
+result's shape (`ones_dims`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from tf1compat.framework.constant_value import constant_value
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+
+__all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape",
+           "ones_dims", "shape_source", "shape_without_cut"]
+
+# Ops that may take a cut value (random draws, a gradient stop): elementwise with
+# broadcasting, so the scalar that stands for it in the untaken branch computes (and is
+# dropped by Select).
+BROADCASTING_OP_TYPES = frozenset("""
+AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2
+SquaredDifference Sub
+""".split())
+
+# Stateful ops a branch may hold: random numbers (their values enter f as inputs).
+RANDOM_OP_TYPES = frozenset(["RandomUniform", "RandomStandardNormal", "TruncatedNormal",
+                             "RandomUniformInt"])
+
+
+# Ops whose output has the shape of their first input.
+_SHAPE_KEEPING_OP_TYPES = frozenset("""
+Abs Cast Ceil Exp Floor Identity Neg PreventGradient Relu Rint Round Sigmoid Sign
+Square StopGradient Tanh
+""".split())
+
+
+def array_loop(op: Operation, region: Any) -> Optional[Operation]:
+    """The loop of branch `region` `op` is (a While) or reads after it (a stack(),
+    gather(), read() or concat() of a TensorArray it writes), or None."""
+    if op.type in ("TensorArrayGatherV3", "TensorArrayReadV3", "TensorArrayConcatV3"):
+        flow = op.inputs[-1]
+        while flow.op.type == "Identity":
+            flow = flow.op.inputs[0]
+        op = flow.op
+    if op.type != "While" or op.attrs.get("loop") is None or \
+            op._control_flow_context is not region:
+        return None
+    return op
+
+
+def ones_shape(t: Tensor) -> Optional[List[int]]:
+    """The shape of the untaken branch's stand-in for `t`, a while loop's output of a
+    tf.cond branch (or what the branch reads of an array it writes, after it: a
+    dynamic_rnn's outputs) of a shape known only at run time and a known rank: its
+    static dims, 1 for each unknown one (`ones_dims` checks what the branch does with
+    it); None for other values."""
+    if t.shape.ndims is None or t.shape.is_fully_defined() or \
+            array_loop(t.op, t.op._control_flow_context) is None:
+        return None
+    return [1 if d is None else d for d in t.shape.as_list()]
+
+
+# Ops computing elementwise from their first input, and reductions along constant axes.
+_UNARY_OP_TYPES = frozenset("""
+Abs Cast Ceil Cos Elu Exp Floor Identity LeakyRelu LogSoftmax Neg PreventGradient Relu
+Relu6 Rint Round Selu Sigmoid Sign Sin Softmax Softplus Square StopGradient Tanh
+""".split())
+_REDUCTION_OP_TYPES = frozenset(["Sum", "Mean", "Max", "Min", "Prod"])
+
+# What `ones_dims` knows of an input: a value of its real shape, or the scalar stand-in
+# of a cut value of a run-time shape (only broadcasting ops take it).
+_REAL, _SCALAR_STAND_IN = "real", "scalar"
+
+
+def ones_dims(written: List[Operation], kinds: Dict[Operation, str]
+               ) -> Dict[Tensor, Optional[Tuple[bool, ...]]]:
+    """For the branch ops written into f (in graph order) that compute from while loops'
+    outputs of run-time shapes (in the untaken branch: zeros of `ones_shape`, so their
+    values and gradients stay finite): per value, which of its dims come from those 1s
+    (where the taken branch has its run-time sizes), or None where an op might fail on
+    them or take its output's shape from elsewhere."""
+    dims: Dict[Tensor, Optional[Tuple[bool, ...]]] = {}
+    for member in written:
+        known: List[Any] = []
+        for t in member.inputs:
+            if t in dims:
+                known.append(dims[t])
+            elif kinds.get(t.op) == "loop" and ones_shape(t) is not None:
+                known.append(tuple(d is None for d in t.shape.as_list()))
+            elif kinds.get(t.op) == "cut" and not t.shape.is_fully_defined() and \
+                    shape_source(t) is None:
+                known.append(_SCALAR_STAND_IN)
+            else:
+                known.append(_REAL)
+        if not any(m is None or isinstance(m, tuple) for m in known):
+            continue
+        found = None if None in known or len(member.outputs) != 1 else \
+            _propagate_ones(member, known)
+        for t in member.outputs:
+            dims[t] = found
+    return dims
+
+
+def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
+    """`ones_dims` of `op`'s output from what it knows of the inputs (a tuple of dims
+    from the stand-ins' 1s, `_REAL` or `_SCALAR_STAND_IN`)."""
+    first = known[0] if isinstance(known[0], tuple) else \
+        (False,) * op.inputs[0].shape.ndims if known[0] == _REAL and \
+        op.inputs[0].shape.ndims is not None else None
+    if op.type in BROADCASTING_OP_TYPES:
+        return _broadcast_ones(op, known)
+    if op.type == "ConcatV2":
+        return _concat_ones(op, known)
+    if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
+            "Transpose", "ExpandDims", "Squeeze", "MatMul", "StridedSlice", "Reshape"}:
+        return None
+    if op.type == "Reshape":
+        return _reshape_ones(op, first)
+    if op.type in _UNARY_OP_TYPES:
+        return first
+    constant = constant_value(op.inputs[1]) if len(op.inputs) > 1 else None
+    if op.type == "Transpose":
+        return None if constant is None else tuple(first[int(p)] for p in constant)
+    if op.type in _REDUCTION_OP_TYPES:
+        if constant is None or not first:
+            return None if constant is None else first
+        axes = {int(a) % len(first) for a in np.atleast_1d(constant)}
+        keep = bool(op.attrs.get("keep_dims"))
+        return tuple(False if k in axes else d for k, d in enumerate(first)
+                     if keep or k not in axes)
+    if op.type == "ExpandDims":
+        if constant is None:
+            return None
+        axis = int(constant) % (len(first) + 1)
+        return first[:axis] + (False,) + first[axis:]
+    if op.type == "Squeeze":
+        axes = {int(a) % len(first) for a in op.attrs.get("squeeze_dims") or []}
+        return tuple(d for k, d in enumerate(first) if k not in axes) if axes else None
+    if op.type == "MatMul":
+        return _matmul_ones(op, first, known[1])
+    return _strided_slice_ones(op, first)
+
+
+def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of an elementwise op with broadcasting: a dim comes from the
+    1s where an input's does and no other input has a static size other than 1 there;
+    None where no input but scalar stand-ins has the output's rank."""
+    rank = op.outputs[0].shape.ndims
+    if rank is None:
+        return None
+    if any(m == _REAL and x.shape.ndims is not None and
+           x.shape.as_list() == op.outputs[0].shape.as_list()
+           for x, m in zip(op.inputs, known)):
+        return (False,) * rank      # an input of the output's shape (shape_without_cut)
+    found, full = [False] * rank, False
+    for x, m in zip(op.inputs, known):
+        if m == _SCALAR_STAND_IN:
+            continue
+        shape = x.shape.as_list() if x.shape.ndims is not None else None
+        if shape is None:
+            return None
+        full = full or len(shape) == rank
+        for i in range(len(shape)):
+            if isinstance(m, tuple) and m[i]:
+                found[rank - len(shape) + i] = True
+    for x, m in zip(op.inputs, known):
+        if m == _SCALAR_STAND_IN:
+            continue
+        shape = x.shape.as_list()
+        for i, d in enumerate(shape):
+            if not (isinstance(m, tuple) and m[i]) and d is not None and d != 1:
+                found[rank - len(shape) + i] = False
+    return tuple(found) if full else None
+
+
+def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a Reshape to a constant shape with one -1 whose other dims
+    take all the stand-in's elements (its static dims, 1 for those from the 1s:
+    `reshape(outputs, [-1, units])` of a dynamic_rnn's): the -1 dim is 1 there, from the
+    1s; None otherwise (the stand-in's elements might not fill the shape)."""
+    target = constant_value(op.inputs[1])
+    dims = op.inputs[0].shape.as_list()
+    if target is None or list(np.atleast_1d(target)).count(-1) != 1 or any(
+            d is None and not derived for d, derived in zip(dims, first)):
+        return None
+    target = [int(d) for d in np.atleast_1d(target)]
+    elements = int(np.prod([1 if derived else d for d, derived in zip(dims, first)]))
+    if elements != int(np.prod([d for d in target if d != -1])):
+        return None
+    return tuple(d == -1 for d in target)
+
+
+def _concat_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a ConcatV2 along a constant axis no input has from the 1s,
+    its inputs all from the 1s or none in each other dim (`tf.concat([fw, bw], -1)` of
+    outputs): those dims; None otherwise."""
+    axis, rank = constant_value(op.inputs[-1]), op.outputs[0].shape.ndims
+    if axis is None or rank is None or _SCALAR_STAND_IN in known[:-1]:
+        return None
+    flags = [m if isinstance(m, tuple) else (False,) * rank for m in known[:-1]]
+    axis = int(axis) % rank
+    if any(len(f) != rank or f[axis] or f != flags[0] for f in flags):
+        return None
+    return flags[0]
+
+
+def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a MatMul: None where one side's contracted dim comes from
+    the 1s and the other's does not."""
+    if b == _SCALAR_STAND_IN:
+        return None
+    b = b if isinstance(b, tuple) else (False, False)
+    ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
+    if a[0 if ta else 1] != b[1 if tb else 0]:
+        return None
+    return a[1 if ta else 0], b[0 if tb else 1]
+
+
+def _strided_slice_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a StridedSlice of constant bounds: along a dim from the 1s
+    only the whole range (stride 1) or element 0 or -1."""
+    attrs = op.attrs
+    bounds = [constant_value(t) for t in op.inputs[1:4]]
+    if any(b is None for b in bounds) or attrs.get("ellipsis_mask") or \
+            attrs.get("new_axis_mask"):
+        return None
+    begin, _, strides = (np.atleast_1d(b) for b in bounds)
+    found: List[bool] = []
+    for k, derived in enumerate(first):
+        if k >= len(begin):
+            found.append(derived)
+            continue
+        shrink = attrs.get("shrink_axis_mask", 0) >> k & 1
+        whole = attrs.get("begin_mask", 0) >> k & 1 and attrs.get("end_mask", 0) >> k & 1 \
+            and int(strides[k]) == 1
+        if derived and not (shrink and int(begin[k]) in (0, -1) or not shrink and whole):
+            return None
+        if not shrink:
+            found.append(bool(derived))
+    return tuple(found)
+
+
+def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:
+    """For a value `t` computed in a tf.cond branch (random draws, a gradient stop, what
+    is computed from them) whose shape is known only at run time: (u, False) where
+    tensor u, computed outside the branch, has t's shape, (u, True) where u is t's shape
+    (a random op's shape input), or None. The untaken branch's stand-in for `t` is then
+    a Fill of zeros of that run-time shape, which any op takes."""
+    region = t.op._control_flow_context
+    while True:
+        op = t.op
+        if op.type in RANDOM_OP_TYPES:
+            dims = op.inputs[0]
+            if dims.op._control_flow_context is not region:
+                return dims, True
+            if dims.op.type == "Shape" and \
+                    dims.op.inputs[0].op._control_flow_context is not region:
+                return dims.op.inputs[0], False
+            return None
+        if op.type in _SHAPE_KEEPING_OP_TYPES:
+            nxt = op.inputs[0]
+        elif op.type in BROADCASTING_OP_TYPES and t.shape.ndims is not None:
+            # the one input of the output's shape, the others of static shapes (so no
+            # dimension of the output comes from them)
+            same = [x for x in op.inputs if x.shape.ndims is not None and
+                    x.shape.as_list() == t.shape.as_list()]
+            if not same or any(not x.shape.is_fully_defined() for x in op.inputs
+                               if x is not same[0]):
+                return None
+            nxt = same[0]
+        else:
+            return None
+        if nxt.op._control_flow_context is not region:
+            return nxt, False
+        t = nxt
+
+
+def shape_without_cut(op: Operation, kinds: Dict[Operation, str]) -> bool:
+    """Whether `op` computes its output's shape with the other branch's stand-ins in
+    place of its cut inputs: zeros of their shape where it is static or computed
+    outside the branch (`shape_source`: any op), else a scalar into a broadcasting op
+    another input of which has the output's shape (so the untaken branch keeps the
+    shapes Select needs)."""
+    cut = [t for t in op.inputs if kinds.get(t.op) in ("cut", "loop")]
+    if all(t.shape.is_fully_defined() or shape_source(t) is not None for t in cut):
+        return True     # the other branch's stand-in has their shape (full_shape_stand_in)
+    if op.type not in BROADCASTING_OP_TYPES or op.outputs[0].shape.ndims is None:
+        return False
+    out = op.outputs[0].shape.as_list()
+    return any(t.shape.ndims is not None and t.shape.as_list() == out
+               for t in op.inputs if kinds.get(t.op) not in ("cut", "loop"))
