@@ -26,7 +26,10 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _ops  # noqa: F401 - registers the dataset ops
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
+from tf1compat.data.ragged import check_ragged_rank, ragged_component
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["DatasetV2", "DatasetV1", "DatasetV1Adapter", "Dataset", "VariantDataset", "AUTOTUNE",
            "INFINITE", "UNKNOWN"]
@@ -567,6 +570,8 @@ def _unbatch_spec(spec: Any) -> Any:
     inner = TensorShape(None) if shape.rank is None else TensorShape(shape.as_list()[1:])
     if isinstance(spec, SparseTensorSpec):
         return SparseTensorSpec(inner, spec.dtype)
+    if isinstance(spec, RaggedTensorSpec):
+        return spec._unbatch()
     if isinstance(spec, DatasetSpec):
         raise TypeError("Cannot unbatch a dataset of datasets.")
     return TensorSpec(inner, spec.dtype)
@@ -580,6 +585,9 @@ def _batch_spec(spec: Any, size: Tensor, drop: Tensor) -> Any:
         dim = None if value is None else int(value)
     if isinstance(spec, DatasetSpec):
         raise TypeError("Batching datasets of datasets is not supported by tf1compat.")
+    if isinstance(spec, RaggedTensorSpec):
+        check_ragged_rank(spec)
+        return spec._batch(dim)
     shape = TensorShape([dim]).concatenate(spec.shape)
     if isinstance(spec, SparseTensorSpec):
         return SparseTensorSpec(shape, spec.dtype)
@@ -587,12 +595,14 @@ def _batch_spec(spec: Any, size: Tensor, drop: Tensor) -> Any:
 
 
 def _to_tensor_list(element: Any, batched: bool) -> List[Tensor]:
-    """The graph tensors of an element's components (sparse ones serialized)."""
+    """The graph tensors of an element's components (sparse and ragged ones as variants)."""
     from tf1compat.data.sparse import sparse_component
     out = []
     for value in structure.flatten(element):
         if isinstance(value, SparseTensor):
             out.append(sparse_component(value, batched))
+        elif isinstance(value, RaggedTensor):
+            out.append(ragged_component(value, batched))
         elif isinstance(value, DatasetV2):
             out.append(value._variant_tensor)
         else:

@@ -4,7 +4,7 @@
 StructuredFunctionWrapper: it traces `func` into a `FuncGraph` (func_graph.py) with one
 placeholder per input component, unpacking a tuple element into positional arguments and
 packing a returned list into a tuple, and records the output structure (TensorSpecs,
-SparseTensorSpecs, DatasetSpecs). The outer tensors the function uses are its captures.
+SparseTensorSpecs, RaggedTensorSpecs, DatasetSpecs). The outer tensors the function uses are its captures.
 
 At run time `bind(kctx)` compiles the function graph once per session and returns
 `call(element, captures) -> element` over run-time elements (tuples with one value per
@@ -24,7 +24,10 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import structure
 from tf1compat.data._runtime import SparseValue
 from tf1compat.framework.func_graph import FuncGraph
+from tf1compat.data.ragged import RaggedValue, ragged_arg, ragged_outputs
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["StructuredFunction", "SparseValue"]
 
@@ -91,6 +94,8 @@ class StructuredFunction:
             for value in structure.flatten(ret):
                 if isinstance(value, SparseTensor):
                     outputs.extend([value.indices, value.values, value.dense_shape])
+                elif isinstance(value, RaggedTensor):
+                    outputs.extend(ragged_outputs(value))
                 elif isinstance(value, Tensor):
                     outputs.append(value)
                 else:                           # a dataset
@@ -122,6 +127,10 @@ class StructuredFunction:
                 sparse = SparseTensor(indices, values, shape)
                 sparse._dense_shape_default = spec.shape
                 args.append(sparse)
+            elif isinstance(spec, RaggedTensorSpec):
+                value, placeholders = ragged_arg(graph, spec, f"args_{i}")
+                self._arg_placeholders += placeholders
+                args.append(value)
             elif isinstance(spec, DatasetSpec):
                 handle = graph.placeholder(D.variant, spec.shape, f"args_{i}")
                 self._arg_placeholders.append(handle)
@@ -170,6 +179,9 @@ class StructuredFunction:
             for spec, value in zip(in_specs, element):
                 if isinstance(spec, SparseTensorSpec):
                     flat.extend(value)
+                elif isinstance(spec, RaggedTensorSpec):
+                    flat.append(value.flat_values)
+                    flat.extend(value.nested_splits)
                 else:
                     flat.append(value)
             out = fn(tuple(flat) + captures, state)
@@ -178,6 +190,11 @@ class StructuredFunction:
                 if isinstance(spec, SparseTensorSpec):
                     result.append(SparseValue(out[k], out[k + 1], out[k + 2]))
                     k += 3
+                elif isinstance(spec, RaggedTensorSpec):
+                    rank = spec.ragged_rank
+                    result.append(RaggedValue(out[k], tuple(out[k + 1:k + 1 + rank]),
+                                              spec.row_splits_dtype))
+                    k += 1 + rank
                 else:
                     result.append(out[k])
                     k += 1

@@ -1,0 +1,161 @@
+"""RaggedTensor components of dataset elements (TF's RaggedTensorSpec in tf.data).
+
+In the graph a RaggedTensorSpec component is one variant tensor, as in TF:
+`RaggedTensorToVariant` packs a RaggedTensor into it (`batched_input=True` for
+from_tensor_slices) and an iterator's output is unpacked by `RaggedTensorFromVariant`
+(ops/ragged_variant_ops.py). Inside dataset functions the component is its flat values
+and nested row splits (a dense tensor when its ragged_rank is 0: a slice of a ragged_rank-1
+tensor, a variable-length element `dense_to_ragged_batch` makes batchable). At run time the
+variant holds a `RaggedValue`; batching k of them builds a RaggedTensor of one more ragged
+rank, slicing one takes a row, as TF's kernels do.
+"""
+
+from __future__ import annotations
+
+import tf1compat.ops.ragged_variant_ops  # noqa: F401 - declares the ops used here
+
+from typing import Any, List
+
+import numpy as np
+import torch
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework import errors
+from tf1compat.framework.graph import apply_op, name_scope
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops.ragged_variant_ops import RaggedValue
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
+
+__all__ = ["RaggedValue", "ragged_component", "ragged_from_variant", "ragged_arg",
+           "ragged_outputs", "check_ragged_rank", "batch_ragged", "slice_ragged",
+           "ragged_nrows"]
+
+
+def check_ragged_rank(spec: RaggedTensorSpec) -> None:
+    """tf1compat carries ragged components of ragged_rank >= 0 (TF also lets an unbatched
+    ragged_rank-0 component go negative, to be batched again)."""
+    if spec.ragged_rank < 0:
+        raise NotImplementedError(
+            f"tf.data elements of a RaggedTensorSpec with a negative ragged_rank ({spec!r}: "
+            "unbatch() of a dataset whose ragged elements have ragged_rank 0) are not "
+            "supported by tf1compat")
+    if spec.flat_values_spec is not None:
+        raise ValueError("Customized value_type is not supported.")
+
+
+# -- graph side ------------------------------------------------------------------------------
+
+def ragged_component(value: Any, batched: bool) -> Tensor:
+    """A RaggedTensor dataset component as its variant tensor (TF's `_to_variant`)."""
+    with name_scope("RaggedToVariant"):
+        splits = list(value.nested_row_splits)
+        return apply_op("RaggedTensorToVariant", [splits, value.flat_values],
+                        {"batched_input": batched, "Tsplits": value.row_splits_dtype}
+                        )._outputs[0]
+
+
+def _assemble(spec: RaggedTensorSpec, flat_values: Tensor, splits: List[Tensor]) -> Any:
+    """A RaggedTensor (a Tensor for ragged_rank 0) of `spec`'s shape from its parts."""
+    shape = spec.shape
+    if spec.ragged_rank == 0:
+        if shape.rank is not None:
+            flat_values.set_shape(shape)
+        return flat_values
+    if shape.rank is not None:
+        flat_values.set_shape(TensorShape([None]).concatenate(shape[spec.ragged_rank + 1:]))
+        outer = shape.as_list()[0]
+        splits[0].set_shape([None if outer is None else outer + 1])
+    result: Any = flat_values
+    for row_splits in reversed(splits):
+        result = RaggedTensor(result, row_splits, internal=True)
+    return result
+
+
+def ragged_from_variant(spec: RaggedTensorSpec, tensor: Tensor) -> Any:
+    """TF's RaggedTensorSpec._from_compatible_tensor_list for an iterator output."""
+    check_ragged_rank(spec)
+    with name_scope("RaggedFromVariant"):
+        op = apply_op("RaggedTensorFromVariant", [tensor],
+                      {"input_ragged_rank": -1, "output_ragged_rank": spec.ragged_rank,
+                       "Tvalues": spec.dtype, "Tsplits": spec.row_splits_dtype})
+    *splits, values = op._outputs
+    return _assemble(spec, values, list(splits))
+
+
+def ragged_arg(graph: Any, spec: RaggedTensorSpec, name: str) -> tuple:
+    """A dataset function's argument for a ragged component: (value, placeholders)."""
+    check_ragged_rank(spec)
+    shape = spec.shape
+    inner = TensorShape(None) if shape.rank is None else \
+        TensorShape([None]).concatenate(shape[spec.ragged_rank + 1:])
+    if spec.ragged_rank == 0:
+        ph = graph.placeholder(spec.dtype, shape, name)
+        return ph, [ph]
+    values = graph.placeholder(spec.dtype, inner, f"{name}/flat_values")
+    splits = [graph.placeholder(spec.row_splits_dtype, TensorShape([None]),
+                                f"{name}/row_splits_{k}") for k in range(spec.ragged_rank)]
+    return _assemble(spec, values, splits), [values] + splits
+
+
+def ragged_outputs(value: RaggedTensor) -> List[Tensor]:
+    """A RaggedTensor a dataset function returns, as the function graph's outputs."""
+    return [value.flat_values] + list(value.nested_row_splits)
+
+
+# -- run time --------------------------------------------------------------------------------
+
+def _cat(parts: List[Any]) -> Any:
+    if isinstance(parts[0], torch.Tensor):
+        try:
+            return torch.cat(parts)
+        except RuntimeError as e:
+            raise errors.InvalidArgumentError(
+                None, None, "Cannot batch ragged components whose values have different "
+                            f"inner shapes: {e}") from None
+    return np.concatenate([np.asarray(p, dtype=object) for p in parts])
+
+
+def ragged_nrows(value: RaggedValue) -> int:
+    """The outer dimension of a ragged component."""
+    if value.nested_splits:
+        return int(value.nested_splits[0].shape[0]) - 1
+    values = value.flat_values
+    if not len(values.shape):
+        raise errors.InvalidArgumentError(None, None, "Input element must have a non-scalar "
+                                                      "value in each component.")
+    return int(values.shape[0])
+
+
+def batch_ragged(values: List[RaggedValue]) -> RaggedValue:
+    """k ragged components as one of ragged rank + 1: the rows of element j are row j."""
+    first = values[0]
+    dtype = first.splits_dtype.torch_dtype
+    counts = torch.tensor([0] + [ragged_nrows(v) for v in values], dtype=dtype)
+    splits = [torch.cumsum(counts, 0).to(dtype)]
+    for level in range(len(first.nested_splits)):
+        pieces, offset = [torch.zeros(1, dtype=dtype)], 0
+        for v in values:
+            s = v.nested_splits[level]
+            pieces.append(s[1:] + offset)
+            offset += int(s[-1])
+        splits.append(torch.cat(pieces))
+    flat = _cat([v.flat_values for v in values])
+    return RaggedValue(flat, tuple(splits), first.splits_dtype)
+
+
+def slice_ragged(value: RaggedValue, i: int) -> RaggedValue:
+    """Row i of a ragged component (one ragged rank less)."""
+    splits = value.nested_splits
+    if not splits:
+        raise errors.UnimplementedError(None, None, "Slicing a ragged component of "
+                                                    "ragged_rank 0 is not supported by "
+                                                    "tf1compat.")
+    start, end = int(splits[0][i]), int(splits[0][i + 1])
+    inner = []
+    for s in splits[1:]:
+        piece = s[start:end + 1]
+        inner.append(piece - piece[0])
+        start, end = int(s[start]), int(s[end])
+    return RaggedValue(value.flat_values[start:end], tuple(inner), value.splits_dtype)
