@@ -307,6 +307,13 @@ class DatasetV2:
                            "deterministic": _deterministic(deterministic)},
                           spec, [self], name)
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: Any = False,
+                     row_splits_dtype: Any = D.int64, name: Optional[str] = None
+                     ) -> "DatasetV1Adapter":
+        """Batches elements of different shapes into RaggedTensors (data/ragged.py)."""
+        from tf1compat.data.ragged import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
+
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None,
                      padding_values: Any = None, drop_remainder: Any = False,
                      name: Optional[str] = None) -> "DatasetV1Adapter":

@@ -28,7 +28,7 @@ from tf1compat.ops.ragged_variant_ops import RaggedValue
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
-__all__ = ["RaggedValue", "ragged_component", "ragged_from_variant", "ragged_arg",
+__all__ = ["RaggedValue", "ragged_batch", "ragged_component", "ragged_from_variant", "ragged_arg",
            "ragged_outputs", "check_ragged_rank", "batch_ragged", "slice_ragged",
            "ragged_nrows"]
 
@@ -47,13 +47,60 @@ def check_ragged_rank(spec: RaggedTensorSpec) -> None:
 
 # -- graph side ------------------------------------------------------------------------------
 
+def _to_variant(splits: List[Tensor], values: Tensor, batched: bool,
+                splits_dtype: D.DType) -> Tensor:
+    return apply_op("RaggedTensorToVariant", [splits, values],
+                    {"batched_input": batched, "Tsplits": splits_dtype})._outputs[0]
+
+
 def ragged_component(value: Any, batched: bool) -> Tensor:
     """A RaggedTensor dataset component as its variant tensor (TF's `_to_variant`)."""
     with name_scope("RaggedToVariant"):
-        splits = list(value.nested_row_splits)
-        return apply_op("RaggedTensorToVariant", [splits, value.flat_values],
-                        {"batched_input": batched, "Tsplits": value.row_splits_dtype}
-                        )._outputs[0]
+        return _to_variant(list(value.nested_row_splits), value.flat_values, batched,
+                           value.row_splits_dtype)
+
+
+def _to_ragged_spec(spec: Any, row_splits_dtype: D.DType) -> Any:
+    """TF's dense_to_ragged spec: a dense component of a partly known shape becomes
+    ragged up to its last unknown dimension."""
+    from tf1compat.data.structure import TensorSpec
+    shape = getattr(spec, "shape", None)
+    if not isinstance(spec, TensorSpec) or shape.rank is None or shape.is_fully_defined():
+        return spec
+    ragged_rank = max(axis for axis, size in enumerate(shape.as_list()) if size is None)
+    return RaggedTensorSpec(shape, spec.dtype, ragged_rank, row_splits_dtype)
+
+
+def ragged_batch(dataset: Any, batch_size: Any, drop_remainder: Any = False,
+                 row_splits_dtype: Any = D.int64, name: Any = None) -> Any:
+    """`Dataset.ragged_batch` / `dense_to_ragged_batch`: dense components whose shape is
+    not fully known are encoded as ragged ones (ragged_rank up to their last unknown
+    dimension), so elements of different shapes batch into a RaggedTensor."""
+    from tf1compat.data import structure
+    from tf1compat.data.dataset_ops import DatasetV1Adapter
+    splits_dtype = D.as_dtype(row_splits_dtype)
+    spec = structure.map_structure(lambda s: _to_ragged_spec(s, splits_dtype),
+                                   dataset.element_spec)
+
+    def to_ragged_variant(value: Any) -> Any:
+        if not isinstance(value, Tensor) or value.shape.rank is None or \
+                value.shape.is_fully_defined():
+            return value
+        target = _to_ragged_spec(structure.TensorSpec(value.shape, value.dtype), splits_dtype)
+        if target.ragged_rank == 0:
+            return _to_variant([], value, False, D.int64)
+        # TF's from_tensor here keeps int64 splits whatever row_splits_dtype says, so an
+        # int32 row_splits_dtype fails when the batch is decoded, as in TF
+        return ragged_component(RaggedTensor.from_tensor(
+            value, ragged_rank=target.ragged_rank), False)
+
+    unpacked = type(dataset.element_spec) is tuple     # map passes a tuple's items apart
+
+    def map_fn(*value: Any) -> Any:
+        return structure.map_structure(to_ragged_variant, value if unpacked else value[0])
+    mapped = dataset.map(map_fn)
+    ragged = DatasetV1Adapter(mapped._variant_tensor, spec, [mapped])
+    return ragged.batch(batch_size, drop_remainder, name=name)
 
 
 def _assemble(spec: RaggedTensorSpec, flat_values: Tensor, splits: List[Tensor]) -> Any:
@@ -131,7 +178,8 @@ def ragged_nrows(value: RaggedValue) -> int:
 def batch_ragged(values: List[RaggedValue]) -> RaggedValue:
     """k ragged components as one of ragged rank + 1: the rows of element j are row j."""
     first = values[0]
-    dtype = first.splits_dtype.torch_dtype
+    # splits made here for ragged_rank-0 values take the decoding op's dtype later
+    dtype = first.nested_splits[0].dtype if first.nested_splits else torch.int64
     counts = torch.tensor([0] + [ragged_nrows(v) for v in values], dtype=dtype)
     splits = [torch.cumsum(counts, 0).to(dtype)]
     for level in range(len(first.nested_splits)):

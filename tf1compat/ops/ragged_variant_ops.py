@@ -23,13 +23,15 @@ from tf1compat.framework.tensor_shape import TensorShape
 __all__ = ["RaggedValue"]
 
 # What a RaggedTensorToVariant output holds at run time: torch tensors on the CPU (numpy
-# object arrays for strings); `splits_dtype` names the splits' dtype when there are none.
+# object arrays for strings); `splits_dtype` is the dtype of the splits the RaggedTensor
+# came with, None when every splits vector was made by batching ragged_rank-0 values (TF's
+# encoding of those has no splits: the decoding op's Tsplits decides their dtype).
 RaggedValue = collections.namedtuple("RaggedValue",
                                      ["flat_values", "nested_splits", "splits_dtype"])
 
 
 def _to_variant_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    splits_dtype = node.attrs["Tsplits"]
+    splits_dtype = node.attrs["Tsplits"] if node.attrs["RAGGED_RANK"] else None
 
     def to_variant(*args: Any) -> RaggedValue:
         *splits, values = args
@@ -62,6 +64,7 @@ declare("RaggedTensorToVariant",
 
 def _from_variant_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     rank = node.attrs["output_ragged_rank"]
+    splits_dtype = node.attrs["Tsplits"]
 
     def from_variant(encoded: Any) -> tuple:
         if not isinstance(encoded, RaggedValue):
@@ -72,7 +75,14 @@ def _from_variant_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
             raise errors.InvalidArgumentError(
                 None, None, f"Encoded input RaggedTensorVariant has ragged_rank="
                             f"{len(encoded.nested_splits)}.  Expected ragged_rank={rank}.")
-        return tuple(encoded.nested_splits) + (encoded.flat_values,)
+        splits = encoded.nested_splits
+        if encoded.splits_dtype is None:
+            splits = tuple(s.to(splits_dtype.torch_dtype) for s in splits)
+        elif rank and encoded.splits_dtype != splits_dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"Expected row_splits Tensor dtype: {splits_dtype.name}, found: "
+                            f"{encoded.splits_dtype.name}")
+        return tuple(splits) + (encoded.flat_values,)
     return from_variant
 
 
