@@ -24,7 +24,7 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import structure
 from tf1compat.data._runtime import SparseValue
 from tf1compat.framework.func_graph import FuncGraph
-from tf1compat.data.ragged import RaggedValue, ragged_arg, ragged_outputs
+from tf1compat.data.ragged import check_ragged_rank, ragged_component, ragged_from_variant
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
@@ -95,16 +95,18 @@ class StructuredFunction:
                 if isinstance(value, SparseTensor):
                     outputs.extend([value.indices, value.values, value.dense_shape])
                 elif isinstance(value, RaggedTensor):
-                    outputs.extend(ragged_outputs(value))
+                    outputs.append(ragged_component(value, batched=False))
                 elif isinstance(value, Tensor):
                     outputs.append(value)
                 else:                           # a dataset
                     outputs.append(value._variant_tensor)
             outputs = _after_side_effects(graph, outputs)
             graph.outputs = [graph.capture(t) for t in outputs]
-        self._dense = all(isinstance(s, TensorSpec)
+        # a ragged component is one variant value at run time, as a dense one is
+        one_value = (TensorSpec, RaggedTensorSpec)
+        self._dense = all(isinstance(s, one_value)
                           for s in structure.flatten(input_structure)) and \
-            all(isinstance(s, TensorSpec) for s in structure.flatten(self.output_structure))
+            all(isinstance(s, one_value) for s in structure.flatten(self.output_structure))
 
     def _check_return(self, ret: Any) -> None:
         for value in structure.flatten(ret):
@@ -128,9 +130,11 @@ class StructuredFunction:
                 sparse._dense_shape_default = spec.shape
                 args.append(sparse)
             elif isinstance(spec, RaggedTensorSpec):
-                value, placeholders = ragged_arg(graph, spec, f"args_{i}")
-                self._arg_placeholders += placeholders
-                args.append(value)
+                # TF's form: the argument is the variant, decoded in the function
+                check_ragged_rank(spec)
+                handle = graph.placeholder(D.variant, TensorShape(None), f"args_{i}")
+                self._arg_placeholders.append(handle)
+                args.append(ragged_from_variant(spec, handle))
             elif isinstance(spec, DatasetSpec):
                 handle = graph.placeholder(D.variant, spec.shape, f"args_{i}")
                 self._arg_placeholders.append(handle)
@@ -179,9 +183,6 @@ class StructuredFunction:
             for spec, value in zip(in_specs, element):
                 if isinstance(spec, SparseTensorSpec):
                     flat.extend(value)
-                elif isinstance(spec, RaggedTensorSpec):
-                    flat.append(value.flat_values)
-                    flat.extend(value.nested_splits)
                 else:
                     flat.append(value)
             out = fn(tuple(flat) + captures, state)
@@ -190,11 +191,6 @@ class StructuredFunction:
                 if isinstance(spec, SparseTensorSpec):
                     result.append(SparseValue(out[k], out[k + 1], out[k + 2]))
                     k += 3
-                elif isinstance(spec, RaggedTensorSpec):
-                    rank = spec.ragged_rank
-                    result.append(RaggedValue(out[k], tuple(out[k + 1:k + 1 + rank]),
-                                              spec.row_splits_dtype))
-                    k += 1 + rank
                 else:
                     result.append(out[k])
                     k += 1

@@ -3,9 +3,10 @@
 In the graph a RaggedTensorSpec component is one variant tensor, as in TF:
 `RaggedTensorToVariant` packs a RaggedTensor into it (`batched_input=True` for
 from_tensor_slices) and an iterator's output is unpacked by `RaggedTensorFromVariant`
-(ops/ragged_variant_ops.py). Inside dataset functions the component is its flat values
-and nested row splits (a dense tensor when its ragged_rank is 0: a slice of a ragged_rank-1
-tensor, a variable-length element `dense_to_ragged_batch` makes batchable). At run time the
+(ops/ragged_variant_ops.py); a dataset function takes and returns the variant, decoded
+and encoded inside the function, as TF writes it. A component of ragged_rank 0 (a slice
+of a ragged_rank-1 tensor, a variable-length element `dense_to_ragged_batch` makes
+batchable) decodes to a dense tensor. At run time the
 variant holds a `RaggedValue`; batching k of them builds a RaggedTensor of one more ragged
 rank, slicing one takes a row, as TF's kernels do.
 """
@@ -28,8 +29,8 @@ from tf1compat.ops.ragged_variant_ops import RaggedValue
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
-__all__ = ["RaggedValue", "ragged_batch", "ragged_component", "ragged_from_variant", "ragged_arg",
-           "ragged_outputs", "check_ragged_rank", "batch_ragged", "slice_ragged",
+__all__ = ["RaggedValue", "ragged_batch", "ragged_component", "ragged_from_variant",
+           "check_ragged_rank", "batch_ragged", "slice_ragged",
            "ragged_nrows"]
 
 
@@ -129,26 +130,6 @@ def ragged_from_variant(spec: RaggedTensorSpec, tensor: Tensor) -> Any:
                        "Tvalues": spec.dtype, "Tsplits": spec.row_splits_dtype})
     *splits, values = op._outputs
     return _assemble(spec, values, list(splits))
-
-
-def ragged_arg(graph: Any, spec: RaggedTensorSpec, name: str) -> tuple:
-    """A dataset function's argument for a ragged component: (value, placeholders)."""
-    check_ragged_rank(spec)
-    shape = spec.shape
-    inner = TensorShape(None) if shape.rank is None else \
-        TensorShape([None]).concatenate(shape[spec.ragged_rank + 1:])
-    if spec.ragged_rank == 0:
-        ph = graph.placeholder(spec.dtype, shape, name)
-        return ph, [ph]
-    values = graph.placeholder(spec.dtype, inner, f"{name}/flat_values")
-    splits = [graph.placeholder(spec.row_splits_dtype, TensorShape([None]),
-                                f"{name}/row_splits_{k}") for k in range(spec.ragged_rank)]
-    return _assemble(spec, values, splits), [values] + splits
-
-
-def ragged_outputs(value: RaggedTensor) -> List[Tensor]:
-    """A RaggedTensor a dataset function returns, as the function graph's outputs."""
-    return [value.flat_values] + list(value.nested_row_splits)
 
 
 # -- run time --------------------------------------------------------------------------------
