@@ -26,7 +26,7 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _ops  # noqa: F401 - registers the dataset ops
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
-from tf1compat.data.ragged import check_ragged_rank, ragged_component
+from tf1compat.data.ragged import batched_encoding, check_ragged_rank, ragged_component
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
@@ -327,8 +327,11 @@ class DatasetV2:
         for spec in structure.flatten(self.element_spec):
             if spec.shape.rank == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
-        normalized = self.map(_normalize)
         spec = structure.map_structure(_unbatch_spec, self.element_spec)
+        if any(isinstance(s, RaggedTensorSpec) for s in structure.flatten(spec)):
+            normalized = batched_encoding(self)
+        else:
+            normalized = self.map(_normalize)
         return normalized._make("UnbatchDataset", [normalized._variant_tensor], {}, spec,
                                 [normalized], name)
 
@@ -578,6 +581,7 @@ def _unbatch_spec(spec: Any) -> Any:
     if isinstance(spec, SparseTensorSpec):
         return SparseTensorSpec(inner, spec.dtype)
     if isinstance(spec, RaggedTensorSpec):
+        check_ragged_rank(spec._unbatch())
         return spec._unbatch()
     if isinstance(spec, DatasetSpec):
         raise TypeError("Cannot unbatch a dataset of datasets.")

@@ -29,7 +29,7 @@ from tf1compat.ops.ragged_variant_ops import RaggedValue
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
-__all__ = ["RaggedValue", "ragged_batch", "ragged_component", "ragged_from_variant",
+__all__ = ["RaggedValue", "ragged_batch", "batched_encoding", "ragged_component", "ragged_from_variant",
            "check_ragged_rank", "batch_ragged", "slice_ragged",
            "ragged_nrows"]
 
@@ -72,13 +72,32 @@ def _to_ragged_spec(spec: Any, row_splits_dtype: D.DType) -> Any:
     return RaggedTensorSpec(shape, spec.dtype, ragged_rank, row_splits_dtype)
 
 
+def _as_variants(dataset: Any, encode: Any, spec: Any) -> Any:
+    """`dataset` mapped by `encode` over its components, its elements read as `spec` (the
+    components `encode` turns into variants are read back by their RaggedTensorSpecs)."""
+    from tf1compat.data import structure
+    from tf1compat.data.dataset_ops import DatasetV1Adapter
+    unpacked = type(dataset.element_spec) is tuple     # map passes a tuple's items apart
+
+    def map_fn(*value: Any) -> Any:
+        return structure.map_structure(encode, value if unpacked else value[0])
+    mapped = dataset.map(map_fn)
+    return DatasetV1Adapter(mapped._variant_tensor, spec, [mapped])
+
+
+def batched_encoding(dataset: Any) -> Any:
+    """TF's normalize_to_dense before unbatch: ragged components as batched variants (one
+    per row), which UnbatchDataset slices."""
+    return _as_variants(dataset, lambda v: ragged_component(v, True)
+                        if isinstance(v, RaggedTensor) else v, dataset.element_spec)
+
+
 def ragged_batch(dataset: Any, batch_size: Any, drop_remainder: Any = False,
                  row_splits_dtype: Any = D.int64, name: Any = None) -> Any:
     """`Dataset.ragged_batch` / `dense_to_ragged_batch`: dense components whose shape is
     not fully known are encoded as ragged ones (ragged_rank up to their last unknown
     dimension), so elements of different shapes batch into a RaggedTensor."""
     from tf1compat.data import structure
-    from tf1compat.data.dataset_ops import DatasetV1Adapter
     splits_dtype = D.as_dtype(row_splits_dtype)
     spec = structure.map_structure(lambda s: _to_ragged_spec(s, splits_dtype),
                                    dataset.element_spec)
@@ -95,13 +114,7 @@ def ragged_batch(dataset: Any, batch_size: Any, drop_remainder: Any = False,
         return ragged_component(RaggedTensor.from_tensor(
             value, ragged_rank=target.ragged_rank), False)
 
-    unpacked = type(dataset.element_spec) is tuple     # map passes a tuple's items apart
-
-    def map_fn(*value: Any) -> Any:
-        return structure.map_structure(to_ragged_variant, value if unpacked else value[0])
-    mapped = dataset.map(map_fn)
-    ragged = DatasetV1Adapter(mapped._variant_tensor, spec, [mapped])
-    return ragged.batch(batch_size, drop_remainder, name=name)
+    return _as_variants(dataset, to_ragged_variant, spec).batch(batch_size, drop_remainder, name=name)
 
 
 def _assemble(spec: RaggedTensorSpec, flat_values: Tensor, splits: List[Tensor]) -> Any:
