@@ -308,6 +308,33 @@ def case_tf_data(rec: Recorder) -> None:
     rec.save_meta()
 
 
+def case_tf_data_ragged(rec: Recorder) -> None:
+    """tf.data with RaggedTensor elements: RaggedTensorToVariant sources, a MapDataset
+    function decoding and encoding variants, ragged_batch, unbatch (batched variants) and
+    RaggedTensorFromVariant after IteratorGetNext."""
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6], []])
+    pipelines = {
+        "sliced_batched_mapped": tf.data.Dataset.from_tensor_slices(rt).batch(2).map(
+            lambda r: r * 2),
+        "ragged_batch": tf.data.Dataset.range(1, 5).map(lambda x: tf.range(x)).ragged_batch(3),
+        "unbatch": tf.data.Dataset.from_tensors(rt).unbatch().map(tf.reduce_sum),
+    }
+    fetches = []
+    for name, ds in pipelines.items():
+        nxt = tf.data.make_one_shot_iterator(ds).get_next()
+        if isinstance(nxt, tf.RaggedTensor):
+            tf.identity(nxt.flat_values, name=f"{name}_values")
+            tf.identity(nxt.row_splits, name=f"{name}_splits")
+            fetches += [f"{name}_values:0", f"{name}_splits:0"]
+        else:
+            tf.identity(nxt, name=name)
+            fetches.append(f"{name}:0")
+    with tf.Session() as sess:
+        rec.run(sess, fetches)
+        rec.run(sess, fetches)
+    rec.save_meta()
+
+
 def case_functional_control_flow(rec: Recorder) -> None:
     """Control flow v2 in a TF1 graph: If/While (and their Stateless forms) with a
     function library, and their gradients."""
@@ -875,7 +902,7 @@ def case_v1_checkpoint_ops(rec: Recorder) -> None:
 
 
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
-         case_dynamic_rnn_training, case_cnn_training, case_tf_data,
+         case_dynamic_rnn_training, case_cnn_training, case_tf_data, case_tf_data_ragged,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,
