@@ -98,6 +98,12 @@ def test_eager_iteration_yields_ragged_tensors(eager):
     assert rows == [[1, 2], [], [3]]
     assert [type(b).__name__ for b in batches] == ["RaggedTensor", "RaggedTensor"]
     assert [b.to_list() for b in batches] == [[[1, 2], []], [[3]]]
+    # TF 2.21's as_numpy_iterator: RaggedTensor.numpy(), an object array of rows of
+    # different lengths, one array for rows of one length
+    ragged_rows, uniform = list(dataset.batch(2).as_numpy_iterator())
+    assert ragged_rows.dtype == object and ragged_rows.shape == (2,)
+    assert [r.tolist() for r in ragged_rows] == [[1, 2], []]
+    assert uniform.dtype == np.int32 and uniform.tolist() == [[3]]
 
 
 def test_meta_graph_with_ragged_pipelines_round_trips(tmp_path):
