@@ -220,3 +220,36 @@ def case_iterator_static_shapes(tf):
 def case_ragged_tensor_structure(tf):
     spec = tf.data.experimental.RaggedTensorStructure(tf.int32, [None, None], 1)
     return {"repr": repr(spec)}
+
+
+def case_iterator_from_structure_and_string_handle(tf):
+    dataset = tf.data.Dataset.from_tensor_slices(
+        tf.ragged.constant([[1, 2], [3], [4, 5, 6]])).batch(2)
+    types, shapes = tf.data.get_output_types(dataset), tf.data.get_output_shapes(dataset)
+    classes = tf.data.get_output_classes(dataset)
+    iterator = tf.data.Iterator.from_structure(types, shapes, output_classes=classes)
+    nxt = iterator.get_next()
+    handle = tf.placeholder(tf.string, [])
+    by_handle = tf.data.Iterator.from_string_handle(handle, types, shapes,
+                                                    output_classes=classes).get_next()
+    one_shot = tf.data.make_one_shot_iterator(dataset)
+    with tf.Session() as sess:
+        sess.run(iterator.make_initializer(dataset))
+        first = _value(sess.run(nxt))
+        value = sess.run(one_shot.string_handle())
+        second = _value(sess.run(by_handle, {handle: value}))
+    return {"next_type": type(nxt).__name__, "first": first, "by_handle": second}
+
+
+def case_make_initializer_needs_the_same_spec_object(tf):
+    """TF compares output classes with `is`: a RaggedTensorSpec equal to the iterator's
+    but of another dataset is refused."""
+    def batched(rows):
+        return tf.data.Dataset.from_tensor_slices(tf.ragged.constant(rows)).batch(2)
+    a, b = batched([[1, 2], [3]]), batched([[7], []])
+    iterator = tf.data.Iterator.from_structure(
+        tf.data.get_output_types(a), tf.data.get_output_shapes(a),
+        output_classes=tf.data.get_output_classes(a))
+    iterator.make_initializer(a)
+    iterator.make_initializer(b)
+    return "made"
