@@ -309,26 +309,13 @@ def case_tf_data(rec: Recorder) -> None:
 
 
 def case_tf_data_ragged(rec: Recorder) -> None:
-    """tf.data with RaggedTensor elements: RaggedTensorToVariant sources, a MapDataset
-    function decoding and encoding variants, ragged_batch, unbatch (batched variants) and
+    """tf.data with RaggedTensor elements (tests/graph_export_cases.py's pipelines, which
+    tf1compat writes too): RaggedTensorToVariant sources, a MapDataset function decoding
+    and encoding variants, ragged_batch, unbatch (batched variants) and
     RaggedTensorFromVariant after IteratorGetNext."""
-    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6], []])
-    pipelines = {
-        "sliced_batched_mapped": tf.data.Dataset.from_tensor_slices(rt).batch(2).map(
-            lambda r: r * 2),
-        "ragged_batch": tf.data.Dataset.range(1, 5).map(lambda x: tf.range(x)).ragged_batch(3),
-        "unbatch": tf.data.Dataset.from_tensors(rt).unbatch().map(tf.reduce_sum),
-    }
-    fetches = []
-    for name, ds in pipelines.items():
-        nxt = tf.data.make_one_shot_iterator(ds).get_next()
-        if isinstance(nxt, tf.RaggedTensor):
-            tf.identity(nxt.flat_values, name=f"{name}_values")
-            tf.identity(nxt.row_splits, name=f"{name}_splits")
-            fetches += [f"{name}_values:0", f"{name}_splits:0"]
-        else:
-            tf.identity(nxt, name=name)
-            fetches.append(f"{name}:0")
+    sys.path.insert(0, ROOT)
+    from tests.graph_export_cases import ragged_pipeline_fetches
+    fetches = ragged_pipeline_fetches(tf)
     with tf.Session() as sess:
         rec.run(sess, fetches)
         rec.run(sess, fetches)

@@ -217,9 +217,11 @@ def case_dataset_transformations(tf):
             "runs": [{"feeds": {}, "fetches": [f"{name}:0" for name in pipelines]}]}
 
 
-def case_ragged_datasets(tf):
+def ragged_pipeline_fetches(tf):
     """tf.data with RaggedTensor elements: sliced, batched, mapped (the function takes and
-    returns the variant), `ragged_batch` of variable-length elements, unbatch."""
+    returns the variant), `ragged_batch` of variable-length elements, unbatch; the names
+    to fetch (a ragged element's flat values and row splits). Also TF's fixture
+    (scripts/make_graph_fixtures.py, tf_data_ragged) builds it."""
     rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6], []])
     pipelines = {
         "sliced_batched_mapped": tf.data.Dataset.from_tensor_slices(rt).batch(2).map(
@@ -237,7 +239,12 @@ def case_ragged_datasets(tf):
         else:
             tf.identity(nxt, name=name)
             fetches.append(f"{name}:0")
-    return {"init": None, "runs": [{"feeds": {}, "fetches": fetches}] * 2}
+    return fetches
+
+
+def case_ragged_datasets(tf):
+    """RaggedTensor elements in tf.data (ragged_pipeline_fetches)."""
+    return {"init": None, "runs": [{"feeds": {}, "fetches": ragged_pipeline_fetches(tf)}] * 2}
 
 
 def case_functional_forms(tf):

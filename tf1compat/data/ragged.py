@@ -13,13 +13,12 @@ rank, slicing one takes a row, as TF's kernels do.
 
 from __future__ import annotations
 
-import tf1compat.ops.ragged_variant_ops  # noqa: F401 - declares the ops used here
-
 from typing import Any, List
 
 import numpy as np
 import torch
 
+import tf1compat.ops.ragged_variant_ops  # noqa: F401 - declares the ops used here
 from tf1compat.framework import dtypes as D
 from tf1compat.framework import errors
 from tf1compat.framework.graph import apply_op, name_scope
@@ -29,9 +28,17 @@ from tf1compat.ops.ragged_variant_ops import RaggedValue
 from tf1compat.ragged.ragged_tensor import RaggedTensor
 from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
-__all__ = ["RaggedValue", "ragged_batch", "batched_encoding", "ragged_component", "ragged_from_variant",
-           "check_ragged_rank", "batch_ragged", "slice_ragged",
-           "ragged_nrows"]
+__all__ = [
+    "RaggedValue",
+    "batch_ragged",
+    "batched_encoding",
+    "check_ragged_rank",
+    "ragged_batch",
+    "ragged_component",
+    "ragged_from_variant",
+    "ragged_nrows",
+    "slice_ragged",
+]
 
 
 def check_ragged_rank(spec: RaggedTensorSpec) -> None:
