@@ -253,3 +253,16 @@ def case_make_initializer_needs_the_same_spec_object(tf):
     iterator.make_initializer(a)
     iterator.make_initializer(b)
     return "made"
+
+
+def case_type_spec_reduce_and_single_element(tf):
+    rt = tf.ragged.constant([[1, 2], [3]])
+    dataset = tf.data.Dataset.from_tensor_slices(rt).batch(2)
+    total = dataset.reduce(tf.constant(0, tf.int64),
+                           lambda s, r: s + tf.cast(tf.reduce_sum(r), tf.int64))
+    single = tf.data.experimental.get_single_element(tf.data.Dataset.from_tensors(rt))
+    with tf.Session() as sess:
+        total, single = sess.run([total, single])
+    return {"spec": repr(tf.type_spec_from_value(rt)),
+            "structure": repr(tf.data.experimental.get_structure(dataset)),
+            "total": total, "single": _value(single)}
