@@ -4,12 +4,14 @@
 StructuredFunctionWrapper: it traces `func` into a `FuncGraph` (func_graph.py) with one
 placeholder per input component, unpacking a tuple element into positional arguments and
 packing a returned list into a tuple, and records the output structure (TensorSpecs,
-SparseTensorSpecs, RaggedTensorSpecs, DatasetSpecs). The outer tensors the function uses are its captures.
+SparseTensorSpecs, RaggedTensorSpecs, DatasetSpecs). The outer tensors the function uses
+are its captures. A ragged component is TF's variant: the function decodes its argument
+(RaggedTensorFromVariant) and encodes a returned RaggedTensor (RaggedTensorToVariant).
 
 At run time `bind(kctx)` compiles the function graph once per session and returns
 `call(element, captures) -> element` over run-time elements (tuples with one value per
-component, see _runtime.py). For all-dense functions that is the generated function
-itself, with no conversion per element.
+component, see _runtime.py). For functions of dense and ragged components only that is
+the generated function itself, with no conversion per element.
 """
 
 from __future__ import annotations

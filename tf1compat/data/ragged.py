@@ -121,7 +121,8 @@ def ragged_batch(dataset: Any, batch_size: Any, drop_remainder: Any = False,
         return ragged_component(RaggedTensor.from_tensor(
             value, ragged_rank=target.ragged_rank), False)
 
-    return _as_variants(dataset, to_ragged_variant, spec).batch(batch_size, drop_remainder, name=name)
+    return _as_variants(dataset, to_ragged_variant, spec).batch(batch_size, drop_remainder,
+                                                                name=name)
 
 
 def _assemble(spec: RaggedTensorSpec, flat_values: Tensor, splits: List[Tensor]) -> Any:
