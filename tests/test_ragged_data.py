@@ -138,3 +138,15 @@ def test_unbatch_below_ragged_rank_zero_is_refused():
         dataset = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]]))
         with pytest.raises(NotImplementedError, match="negative ragged_rank"):
             dataset.unbatch()
+
+
+def test_eager_decoding_checks_the_splits_dtype_as_the_graph_op(eager):  # noqa: F811
+    dataset = tf.data.Dataset.range(1, 4).map(lambda x: tf.reshape(tf.range(x * x), [x, x]))
+    batched = dataset.apply(tf.data.experimental.dense_to_ragged_batch(
+        3, row_splits_dtype=tf.int32))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected row_splits Tensor "
+                                                             "dtype: int32, found: int64"):
+        next(iter(batched))
+    ok = dataset.apply(tf.data.experimental.dense_to_ragged_batch(3))
+    assert next(iter(ok)).to_list() == [[[0]], [[0, 1], [2, 3]],
+                                        [[0, 1, 2], [3, 4, 5], [6, 7, 8]]]

@@ -87,12 +87,14 @@ class EagerIterator:
 
 def _ragged_to_eager(value: Any, spec: Any) -> Any:
     """A ragged component as an eager RaggedTensor (a dense tensor for ragged_rank 0)."""
+    from tf1compat.ops.ragged_variant_ops import decode
     from tf1compat.ragged.ragged_tensor import RaggedTensor
     from tf1compat.runtime.eager_tensor import EagerTensor
-    result: Any = EagerTensor(_plain(value.flat_values, spec.dtype), spec.dtype)
-    for splits in reversed(value.nested_splits):
-        result = RaggedTensor(result, EagerTensor(_tensor(splits).to(
-            spec.row_splits_dtype.torch_dtype), spec.row_splits_dtype), internal=True)
+    *splits, values = decode(value, spec.ragged_rank, spec.row_splits_dtype)
+    result: Any = EagerTensor(_plain(values, spec.dtype), spec.dtype)
+    for row_splits in reversed(splits):
+        result = RaggedTensor(result, EagerTensor(_tensor(row_splits), spec.row_splits_dtype),
+                              internal=True)
     return result
 
 

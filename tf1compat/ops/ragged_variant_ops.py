@@ -20,7 +20,7 @@ from tf1compat.framework import errors
 from tf1compat.framework.op_def import Int, Type, declare
 from tf1compat.framework.tensor_shape import TensorShape
 
-__all__ = ["RaggedValue"]
+__all__ = ["RaggedValue", "decode"]
 
 # What a RaggedTensorToVariant output holds at run time: torch tensors on the CPU (numpy
 # object arrays for strings); `splits_dtype` is the dtype of the splits the RaggedTensor
@@ -62,28 +62,31 @@ declare("RaggedTensorToVariant",
         doc="A RaggedTensor (its nested row splits and flat values) as one variant.")
 
 
+def decode(encoded: Any, rank: int, splits_dtype: D.DType) -> tuple:
+    """RaggedTensorFromVariant's run time: (nested splits..., flat values) of `encoded`,
+    checked against the ragged rank and splits dtype asked for."""
+    if not isinstance(encoded, RaggedValue):
+        raise errors.InvalidArgumentError(
+            None, None, "RaggedTensorFromVariant expects a variant RaggedTensor "
+                        "encoding (RaggedTensorToVariant's output).")
+    if len(encoded.nested_splits) != rank:
+        raise errors.InvalidArgumentError(
+            None, None, f"Encoded input RaggedTensorVariant has ragged_rank="
+                        f"{len(encoded.nested_splits)}.  Expected ragged_rank={rank}.")
+    splits = encoded.nested_splits
+    if encoded.splits_dtype is None:
+        splits = tuple(s.to(splits_dtype.torch_dtype) for s in splits)
+    elif rank and encoded.splits_dtype != splits_dtype:
+        raise errors.InvalidArgumentError(
+            None, None, f"Expected row_splits Tensor dtype: {splits_dtype.name}, found: "
+                        f"{encoded.splits_dtype.name}")
+    return tuple(splits) + (encoded.flat_values,)
+
+
 def _from_variant_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
     rank = node.attrs["output_ragged_rank"]
     splits_dtype = node.attrs["Tsplits"]
-
-    def from_variant(encoded: Any) -> tuple:
-        if not isinstance(encoded, RaggedValue):
-            raise errors.InvalidArgumentError(
-                None, None, "RaggedTensorFromVariant expects a variant RaggedTensor "
-                            "encoding (RaggedTensorToVariant's output).")
-        if len(encoded.nested_splits) != rank:
-            raise errors.InvalidArgumentError(
-                None, None, f"Encoded input RaggedTensorVariant has ragged_rank="
-                            f"{len(encoded.nested_splits)}.  Expected ragged_rank={rank}.")
-        splits = encoded.nested_splits
-        if encoded.splits_dtype is None:
-            splits = tuple(s.to(splits_dtype.torch_dtype) for s in splits)
-        elif rank and encoded.splits_dtype != splits_dtype:
-            raise errors.InvalidArgumentError(
-                None, None, f"Expected row_splits Tensor dtype: {splits_dtype.name}, found: "
-                            f"{encoded.splits_dtype.name}")
-        return tuple(splits) + (encoded.flat_values,)
-    return from_variant
+    return lambda encoded: decode(encoded, rank, splits_dtype)
 
 
 def _from_variant_shape(ctx: Any) -> List[TensorShape]:
