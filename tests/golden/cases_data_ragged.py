@@ -266,3 +266,32 @@ def case_type_spec_reduce_and_single_element(tf):
     return {"spec": repr(tf.type_spec_from_value(rt)),
             "structure": repr(tf.data.experimental.get_structure(dataset)),
             "total": total, "single": _value(single)}
+
+
+def case_more_transformations(tf):
+    def rt():
+        return tf.ragged.constant([[1, 2], [], [3]])
+
+    def slices():
+        return tf.data.Dataset.from_tensor_slices(rt())
+    pipelines = {
+        "experimental_unbatch": tf.data.Dataset.from_tensors(rt()).apply(
+            tf.data.experimental.unbatch()),
+        "sample_from_datasets": tf.data.experimental.sample_from_datasets(
+            [slices(), slices()], seed=1),
+        "window_flat_map": slices().window(2).flat_map(lambda w: w.batch(2)),
+        "scan": slices().apply(tf.data.experimental.scan(
+            tf.constant(0), lambda s, r: (s + tf.size(r), r * s))),
+        "take_while": slices().apply(tf.data.experimental.take_while(
+            lambda r: tf.size(r) > 0)),
+        "enumerate": slices().enumerate(),
+        "shard": slices().shard(2, 0),
+    }
+    return {name: {"spec": repr(ds.element_spec), **_fetch(tf, ds)}
+            for name, ds in pipelines.items()}
+
+
+def case_bucket_by_sequence_length_of_ragged_refused(tf):
+    dataset = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [], [3]]))
+    return dataset.apply(tf.data.experimental.bucket_by_sequence_length(
+        lambda r: tf.size(r), [2], [2, 2])).element_spec
