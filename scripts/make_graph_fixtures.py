@@ -308,6 +308,20 @@ def case_tf_data(rec: Recorder) -> None:
     rec.save_meta()
 
 
+def case_tf_data_ragged(rec: Recorder) -> None:
+    """tf.data with RaggedTensor elements (tests/graph_export_cases.py's pipelines, which
+    tf1compat writes too): RaggedTensorToVariant sources, a MapDataset function decoding
+    and encoding variants, ragged_batch, unbatch (batched variants) and
+    RaggedTensorFromVariant after IteratorGetNext."""
+    sys.path.insert(0, ROOT)
+    from tests.graph_export_cases import ragged_pipeline_fetches
+    fetches = ragged_pipeline_fetches(tf)
+    with tf.Session() as sess:
+        rec.run(sess, fetches)
+        rec.run(sess, fetches)
+    rec.save_meta()
+
+
 def case_functional_control_flow(rec: Recorder) -> None:
     """Control flow v2 in a TF1 graph: If/While (and their Stateless forms) with a
     function library, and their gradients."""
@@ -875,7 +889,7 @@ def case_v1_checkpoint_ops(rec: Recorder) -> None:
 
 
 CASES = [case_cond_while_gradients, case_nested_control_flow, case_tensor_array,
-         case_dynamic_rnn_training, case_cnn_training, case_tf_data,
+         case_dynamic_rnn_training, case_cnn_training, case_tf_data, case_tf_data_ragged,
          case_functional_control_flow, case_partitioned_call, case_frozen_keras_mobilenet,
          case_gradient_ops, case_tf1_era_ops, case_sparse_segment_gradients,
          case_rnn_batch_norm_training, case_cond_of_assigns,

@@ -217,6 +217,36 @@ def case_dataset_transformations(tf):
             "runs": [{"feeds": {}, "fetches": [f"{name}:0" for name in pipelines]}]}
 
 
+def ragged_pipeline_fetches(tf):
+    """tf.data with RaggedTensor elements: sliced, batched, mapped (the function takes and
+    returns the variant), `ragged_batch` of variable-length elements, unbatch; the names
+    to fetch (a ragged element's flat values and row splits). Also TF's fixture
+    (scripts/make_graph_fixtures.py, tf_data_ragged) builds it."""
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6], []])
+    pipelines = {
+        "sliced_batched_mapped": tf.data.Dataset.from_tensor_slices(rt).batch(2).map(
+            lambda r: r * 2),
+        "ragged_batch": tf.data.Dataset.range(1, 5).map(lambda x: tf.range(x)).ragged_batch(3),
+        "unbatch": tf.data.Dataset.from_tensors(rt).unbatch().map(tf.reduce_sum),
+    }
+    fetches = []
+    for name, ds in pipelines.items():
+        nxt = tf.data.make_one_shot_iterator(ds).get_next()
+        if hasattr(nxt, "flat_values"):
+            tf.identity(nxt.flat_values, name=f"{name}_values")
+            tf.identity(nxt.row_splits, name=f"{name}_splits")
+            fetches += [f"{name}_values:0", f"{name}_splits:0"]
+        else:
+            tf.identity(nxt, name=name)
+            fetches.append(f"{name}:0")
+    return fetches
+
+
+def case_ragged_datasets(tf):
+    """RaggedTensor elements in tf.data (ragged_pipeline_fetches)."""
+    return {"init": None, "runs": [{"feeds": {}, "fetches": ragged_pipeline_fetches(tf)}] * 2}
+
+
 def case_functional_forms(tf):
     """What TF writes as functions: tf.switch_case (a Case with branch functions, one of
     them holding a tf.cond) and tf.cond / tf.while_loop inside tf.data functions."""
@@ -401,7 +431,7 @@ def case_defun_gradients(tf):
 
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_tensor_array_in_cond, case_datasets,
-         case_dataset_transformations,
+         case_dataset_transformations, case_ragged_datasets,
          case_functional_forms, case_defun_functions, case_defun_cond,
          case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \

@@ -5,7 +5,8 @@ As TF, the cache is `<filename>.data-00000-of-00001` plus `<filename>.index`, th
 written only when a pass completes, so an interrupted pass leaves no usable cache; when
 the index exists the input is not read at all. The file format is tf1compat's own (TF's
 is a tensor bundle): per element, its component count, then per component a kind tag and
-a numpy array (numbers) or length-prefixed bytes (strings).
+a numpy array (numbers) or length-prefixed bytes (strings); a ragged component is its
+flat values and row splits so written.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 import torch
 
 from tf1compat.data import _runtime as rt
+from tf1compat.framework import dtypes as D
 
 __all__ = ["FileCacheValue"]
 
@@ -36,6 +38,13 @@ def _write_component(f: Any, value: Any) -> None:
         np.lib.format.write_array(f, np.asarray(value.shape, np.int64), allow_pickle=False)
         for item in value.reshape(-1):
             f.write(struct.pack("<Q", len(item)) + bytes(item))
+    elif isinstance(value, rt.RaggedValue):
+        # a ragged component: its splits count and dtype, flat values, then the splits
+        dtype = b"" if value.splits_dtype is None else value.splits_dtype.name.encode()
+        f.write(b"r" + struct.pack("<QQ", len(value.nested_splits), len(dtype)) + dtype)
+        _write_component(f, value.flat_values)
+        for splits in value.nested_splits:
+            _write_component(f, splits)
     else:
         raise rt.invalid(f"Cannot cache a component of type {type(value).__name__} to a file.")
 
@@ -54,6 +63,11 @@ def _read_component(f: Any) -> Any:
             (n,) = struct.unpack("<Q", f.read(8))
             out[i] = f.read(n)
         return out.reshape(shape)
+    if kind == b"r":
+        count, n = struct.unpack("<QQ", f.read(16))
+        dtype = D.as_dtype(f.read(n).decode()) if n else None
+        values = _read_component(f)
+        return rt.RaggedValue(values, tuple(_read_component(f) for _ in range(count)), dtype)
     raise rt.invalid("Corrupted cache file (unknown component tag).")
 
 

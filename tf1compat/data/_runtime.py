@@ -5,7 +5,7 @@ description of the elements: its inputs' values, its bound function, its constan
 `value.iterator()` starts a fresh pass; `it.get_next()` returns the next element, or None
 at the end. An element is a tuple with one value per component: a torch tensor on the
 CPU (numpy object arrays of bytes for strings, a bytes object for a scalar string), a
-`SparseValue`, or a nested `DatasetValue`.
+`SparseValue`, a `RaggedValue` (data/ragged.py) or a nested `DatasetValue`.
 
 Iterators are explicit objects rather than Python generators so that an error raised
 for one element (a failing map function, a bad record) leaves the pipeline usable: the
@@ -23,6 +23,8 @@ import torch
 from tf1compat.framework import errors
 # SparseValue: what a sparse component's variant holds (the serialization ops make it).
 from tf1compat.ops.sparse_serialization_ops import SparseValue
+from tf1compat.data.ragged import (RaggedValue, batch_ragged, ragged_nrows,
+                                   slice_ragged)
 
 __all__ = ["SparseValue", "DatasetValue", "Iter", "batch_values", "element_shape",
            "invalid", "to_op_error"]
@@ -112,6 +114,8 @@ def batch_values(values: List[Any], component: int) -> Any:
             pass
     elif isinstance(first, SparseValue):
         return _batch_sparse(values)
+    elif isinstance(first, RaggedValue):
+        return batch_ragged(values)
     shape0 = element_shape(first)
     for i, v in enumerate(values[1:], 1):
         if element_shape(v) != shape0:
@@ -148,6 +152,8 @@ def unbatch_value(value: Any, n: int) -> List[Any]:
     """The `n` slices of one component along its first dimension."""
     if isinstance(value, SparseValue):
         return [slice_sparse(value, i) for i in range(n)]
+    if isinstance(value, RaggedValue):
+        return [slice_ragged(value, i) for i in range(n)]
     if isinstance(value, np.ndarray):
         return [value[i] if value.ndim > 1 else value[i] for i in range(n)]
     return list(value.unbind(0))
@@ -163,6 +169,8 @@ def slice_sparse(value: SparseValue, i: int) -> SparseValue:
 def first_dim(value: Any) -> int:
     if isinstance(value, SparseValue):
         return int(value.dense_shape[0])
+    if isinstance(value, RaggedValue):
+        return ragged_nrows(value)
     if isinstance(value, (torch.Tensor, np.ndarray)) and len(value.shape):
         return int(value.shape[0])
     raise invalid("Input element must have a non-scalar value in each component.")
@@ -189,8 +197,8 @@ class TensorSliceValue(DatasetValue):
             n = self.n
             rows: List[Any] = []
             for c in self.components:
-                if isinstance(c, SparseValue):
-                    rows.append([slice_sparse(c, i) for i in range(n)])
+                if isinstance(c, (SparseValue, RaggedValue)):
+                    rows.append(unbatch_value(c, n))
                 elif isinstance(c, np.ndarray):
                     rows.append(list(c) if c.ndim == 1 else [c[i] for i in range(n)])
                 else:

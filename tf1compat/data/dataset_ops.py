@@ -26,7 +26,10 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import _ops  # noqa: F401 - registers the dataset ops
 from tf1compat.data import structure
 from tf1compat.data.functions import StructuredFunction
+from tf1compat.data.ragged import batched_encoding, check_ragged_rank, ragged_component
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["DatasetV2", "DatasetV1", "DatasetV1Adapter", "Dataset", "VariantDataset", "AUTOTUNE",
            "INFINITE", "UNKNOWN"]
@@ -304,6 +307,13 @@ class DatasetV2:
                            "deterministic": _deterministic(deterministic)},
                           spec, [self], name)
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: Any = False,
+                     row_splits_dtype: Any = D.int64, name: Optional[str] = None
+                     ) -> "DatasetV1Adapter":
+        """Batches elements of different shapes into RaggedTensors (data/ragged.py)."""
+        from tf1compat.data.ragged import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype, name)
+
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None,
                      padding_values: Any = None, drop_remainder: Any = False,
                      name: Optional[str] = None) -> "DatasetV1Adapter":
@@ -317,8 +327,11 @@ class DatasetV2:
         for spec in structure.flatten(self.element_spec):
             if spec.shape.rank == 0:
                 raise ValueError("Cannot unbatch an input with scalar components.")
-        normalized = self.map(_normalize)
         spec = structure.map_structure(_unbatch_spec, self.element_spec)
+        if any(isinstance(s, RaggedTensorSpec) for s in structure.flatten(spec)):
+            normalized = batched_encoding(self)
+        else:
+            normalized = self.map(_normalize)
         return normalized._make("UnbatchDataset", [normalized._variant_tensor], {}, spec,
                                 [normalized], name)
 
@@ -567,6 +580,9 @@ def _unbatch_spec(spec: Any) -> Any:
     inner = TensorShape(None) if shape.rank is None else TensorShape(shape.as_list()[1:])
     if isinstance(spec, SparseTensorSpec):
         return SparseTensorSpec(inner, spec.dtype)
+    if isinstance(spec, RaggedTensorSpec):
+        check_ragged_rank(spec._unbatch())
+        return spec._unbatch()
     if isinstance(spec, DatasetSpec):
         raise TypeError("Cannot unbatch a dataset of datasets.")
     return TensorSpec(inner, spec.dtype)
@@ -580,6 +596,9 @@ def _batch_spec(spec: Any, size: Tensor, drop: Tensor) -> Any:
         dim = None if value is None else int(value)
     if isinstance(spec, DatasetSpec):
         raise TypeError("Batching datasets of datasets is not supported by tf1compat.")
+    if isinstance(spec, RaggedTensorSpec):
+        check_ragged_rank(spec)
+        return spec._batch(dim)
     shape = TensorShape([dim]).concatenate(spec.shape)
     if isinstance(spec, SparseTensorSpec):
         return SparseTensorSpec(shape, spec.dtype)
@@ -587,12 +606,14 @@ def _batch_spec(spec: Any, size: Tensor, drop: Tensor) -> Any:
 
 
 def _to_tensor_list(element: Any, batched: bool) -> List[Tensor]:
-    """The graph tensors of an element's components (sparse ones serialized)."""
+    """The graph tensors of an element's components (sparse and ragged ones as variants)."""
     from tf1compat.data.sparse import sparse_component
     out = []
     for value in structure.flatten(element):
         if isinstance(value, SparseTensor):
             out.append(sparse_component(value, batched))
+        elif isinstance(value, RaggedTensor):
+            out.append(ragged_component(value, batched))
         elif isinstance(value, DatasetV2):
             out.append(value._variant_tensor)
         else:

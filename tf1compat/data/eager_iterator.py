@@ -85,6 +85,19 @@ class EagerIterator:
         return element
 
 
+def _ragged_to_eager(value: Any, spec: Any) -> Any:
+    """A ragged component as an eager RaggedTensor (a dense tensor for ragged_rank 0)."""
+    from tf1compat.ops.ragged_variant_ops import decode
+    from tf1compat.ragged.ragged_tensor import RaggedTensor
+    from tf1compat.runtime.eager_tensor import EagerTensor
+    *splits, values = decode(value, spec.ragged_rank, spec.row_splits_dtype)
+    result: Any = EagerTensor(_plain(values, spec.dtype), spec.dtype)
+    for row_splits in reversed(splits):
+        result = RaggedTensor(result, EagerTensor(_tensor(row_splits), spec.row_splits_dtype),
+                              internal=True)
+    return result
+
+
 def _to_eager(value: Any, spec: Any, dtype: D.DType) -> Any:
     from tf1compat.runtime.eager_tensor import EagerTensor
     if isinstance(spec, SparseTensorSpec):
@@ -94,6 +107,8 @@ def _to_eager(value: Any, spec: Any, dtype: D.DType) -> Any:
         return SparseTensor(EagerTensor(_tensor(value.indices), D.int64),
                             EagerTensor(_plain(value.values, spec.dtype), spec.dtype),
                             EagerTensor(_tensor(value.dense_shape), D.int64))
+    if isinstance(value, rt.RaggedValue):
+        return _ragged_to_eager(value, spec)
     if isinstance(value, rt.DatasetValue):
         raise NotImplementedError("Iterating datasets whose elements are datasets (window, "
                                   "group_by_window inputs) is not supported under eager "

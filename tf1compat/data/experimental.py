@@ -39,6 +39,7 @@ from tf1compat.data.experimental_readers import (
 __all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "map_and_batch",
            "shuffle_and_repeat", "ignore_errors", "unbatch", "parallel_interleave", "Options",
            "get_structure", "TensorStructure", "SparseTensorStructure", "DatasetStructure",
+           "RaggedTensorStructure", "dense_to_ragged_batch",
            "Counter", "RandomDataset", "Reducer", "assert_cardinality",
            "bucket_by_sequence_length", "cardinality", "choose_from_datasets",
            "dense_to_sparse_batch", "enumerate_dataset", "get_single_element",
@@ -156,6 +157,21 @@ def TensorStructure(dtype: Any, shape: Any) -> TensorSpec:  # noqa: N802 - TF's 
 
 def SparseTensorStructure(dtype: Any, shape: Any) -> SparseTensorSpec:  # noqa: N802
     return SparseTensorSpec(shape, dtype)
+
+
+def RaggedTensorStructure(dtype: Any, shape: Any, ragged_rank: int) -> Any:  # noqa: N802
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
+    return RaggedTensorSpec(shape, dtype, ragged_rank)
+
+
+def dense_to_ragged_batch(batch_size: Any, drop_remainder: Any = False,
+                          row_splits_dtype: Any = D.int64) -> Callable[[Any], Any]:
+    """Batches elements of different shapes into RaggedTensors (`Dataset.ragged_batch`)."""
+    from tf1compat.data.ragged import ragged_batch
+
+    def apply(dataset: Any) -> Any:
+        return ragged_batch(dataset, batch_size, drop_remainder, row_splits_dtype)
+    return apply
 
 
 DatasetStructure = DatasetSpec

@@ -4,12 +4,14 @@
 StructuredFunctionWrapper: it traces `func` into a `FuncGraph` (func_graph.py) with one
 placeholder per input component, unpacking a tuple element into positional arguments and
 packing a returned list into a tuple, and records the output structure (TensorSpecs,
-SparseTensorSpecs, DatasetSpecs). The outer tensors the function uses are its captures.
+SparseTensorSpecs, RaggedTensorSpecs, DatasetSpecs). The outer tensors the function uses
+are its captures. A ragged component is TF's variant: the function decodes its argument
+(RaggedTensorFromVariant) and encodes a returned RaggedTensor (RaggedTensorToVariant).
 
 At run time `bind(kctx)` compiles the function graph once per session and returns
 `call(element, captures) -> element` over run-time elements (tuples with one value per
-component, see _runtime.py). For all-dense functions that is the generated function
-itself, with no conversion per element.
+component, see _runtime.py). For functions of dense and ragged components only that is
+the generated function itself, with no conversion per element.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.data import structure
 from tf1compat.data._runtime import SparseValue
 from tf1compat.framework.func_graph import FuncGraph
+from tf1compat.data.ragged import check_ragged_rank, ragged_component, ragged_from_variant
 from tf1compat.data.structure import DatasetSpec, SparseTensorSpec, TensorSpec
+from tf1compat.ragged.ragged_tensor import RaggedTensor
+from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
 
 __all__ = ["StructuredFunction", "SparseValue"]
 
@@ -91,15 +96,19 @@ class StructuredFunction:
             for value in structure.flatten(ret):
                 if isinstance(value, SparseTensor):
                     outputs.extend([value.indices, value.values, value.dense_shape])
+                elif isinstance(value, RaggedTensor):
+                    outputs.append(ragged_component(value, batched=False))
                 elif isinstance(value, Tensor):
                     outputs.append(value)
                 else:                           # a dataset
                     outputs.append(value._variant_tensor)
             outputs = _after_side_effects(graph, outputs)
             graph.outputs = [graph.capture(t) for t in outputs]
-        self._dense = all(isinstance(s, TensorSpec)
+        # a ragged component is one variant value at run time, as a dense one is
+        one_value = (TensorSpec, RaggedTensorSpec)
+        self._dense = all(isinstance(s, one_value)
                           for s in structure.flatten(input_structure)) and \
-            all(isinstance(s, TensorSpec) for s in structure.flatten(self.output_structure))
+            all(isinstance(s, one_value) for s in structure.flatten(self.output_structure))
 
     def _check_return(self, ret: Any) -> None:
         for value in structure.flatten(ret):
@@ -122,6 +131,12 @@ class StructuredFunction:
                 sparse = SparseTensor(indices, values, shape)
                 sparse._dense_shape_default = spec.shape
                 args.append(sparse)
+            elif isinstance(spec, RaggedTensorSpec):
+                # TF's form: the argument is the variant, decoded in the function
+                check_ragged_rank(spec)
+                handle = graph.placeholder(D.variant, TensorShape(None), f"args_{i}")
+                self._arg_placeholders.append(handle)
+                args.append(ragged_from_variant(spec, handle))
             elif isinstance(spec, DatasetSpec):
                 handle = graph.placeholder(D.variant, spec.shape, f"args_{i}")
                 self._arg_placeholders.append(handle)

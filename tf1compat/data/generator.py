@@ -218,7 +218,11 @@ def from_generator(generator: Callable[..., Any], output_types: Any, output_shap
                             "`output_signature` argument.")
         for spec in structure.flatten(output_signature):
             if isinstance(spec, RaggedTensorSpec):
-                raise NotImplementedError(structure.RAGGED_ELEMENTS)
+                raise NotImplementedError(
+                    "Dataset.from_generator with a tf.RaggedTensorSpec in output_signature "
+                    "is not supported by tf1compat: yield the flat values and row splits "
+                    "(TensorSpecs) and rebuild the RaggedTensor in a map, "
+                    "tf.RaggedTensor.from_row_splits(values, row_splits)")
             if not isinstance(spec, TensorSpec):
                 raise TypeError("`output_signature` must contain objects that are subclass of "
                                 f"`tf.TypeSpec` but found {type(spec)} which is not.")

@@ -399,12 +399,17 @@ def _map_up_to(shallow: Any, fn: Callable[[Any], Any], value: Any) -> Any:
 
 
 def _from_tensor_list(spec: Any, tensors: List[Tensor]) -> Any:
-    """Packs get_next's outputs; sparse components become SparseTensors (DeserializeSparse)."""
+    """Packs get_next's outputs; sparse components become SparseTensors (DeserializeSparse),
+    ragged ones RaggedTensors (RaggedTensorFromVariant)."""
+    from tf1compat.data.ragged import ragged_from_variant
     from tf1compat.data.sparse import deserialize_sparse_component
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
     out = []
     for component, t in zip(structure.flatten(spec), tensors):
         if isinstance(component, SparseTensorSpec):
             out.append(deserialize_sparse_component(component, t))
+        elif isinstance(component, RaggedTensorSpec):
+            out.append(ragged_from_variant(component, t))
         else:
             out.append(t)
     return structure.pack(spec, out)

@@ -357,26 +357,21 @@ def type_spec_from_value(value: Any) -> Any:
         return DatasetSpec(value.element_spec)
     if isinstance(value, Tensor):
         return TensorSpec(value.shape, value.dtype.base_dtype)
+    if is_ragged(value):
+        from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
+        return RaggedTensorSpec.from_value(value)
     if is_nested(value):
         return pack(value, [type_spec_from_value(v) for v in flatten(value)])
     from tf1compat.framework.tensor_conversion import convert_to_tensor
     return type_spec_from_value(convert_to_tensor(value))
 
 
-RAGGED_ELEMENTS = (
-    "tf.data elements that are tf.RaggedTensors (Dataset.from_tensor_slices / from_tensors "
-    "of a RaggedTensor, a dataset function returning one, from_generator with a "
-    "RaggedTensorSpec, dense_to_ragged_batch) are not supported by tf1compat: "
-    "pass rt.flat_values and rt.row_splits (or rt.to_tensor() / rt.to_sparse()) and rebuild "
-    "the RaggedTensor from the iterator's outputs")
-
-
 def normalize_element(element: Any, signature: Any = None) -> Any:
     """Converts an element's components to tensors (TF's `structure.normalize_element`).
 
     Python values become Consts named `normalize_element/component_<i>`; SparseTensorValues
-    become SparseTensors; tensors, sparse tensors and datasets pass through; RaggedTensors
-    are refused (NotImplementedError).
+    become SparseTensors, RaggedTensorValues RaggedTensors; tensors, sparse and ragged
+    tensors and datasets pass through.
     """
     from tf1compat.framework.graph import name_scope
     from tf1compat.framework.tensor_conversion import convert_to_tensor
@@ -395,11 +390,24 @@ def normalize_element(element: Any, signature: Any = None) -> Any:
             elif isinstance(c, Variable):
                 out.append(convert_to_tensor(c, name=f"component_{i}"))
             elif is_ragged(c):
-                raise NotImplementedError(RAGGED_ELEMENTS)
+                out.append(_to_ragged_tensor(c, f"component_{i}"))
             else:
                 dtype = getattr(spec, "dtype", None)
                 out.append(convert_to_tensor(c, dtype=dtype, name=f"component_{i}"))
     return pack(element, out)
+
+
+def _to_ragged_tensor(value: Any, name: str) -> Any:
+    """TF's convert_to_tensor_or_ragged_tensor: a RaggedTensorValue's arrays as constants."""
+    from tf1compat.ragged.ragged_tensor import RaggedTensor
+    if isinstance(value, RaggedTensor):
+        return value
+    from tf1compat.framework.constant_op import constant
+    from tf1compat.framework.graph import name_scope
+    with name_scope(name):
+        return RaggedTensor.from_nested_row_splits(
+            constant(value.flat_values), [constant(s) for s in value.nested_row_splits],
+            validate=False)
 
 
 # -- legacy (TF1) structures -------------------------------------------------------------------
@@ -423,8 +431,9 @@ def convert_legacy_structure(output_types: Any, output_shapes: Any,
     flat_shapes = flatten(output_shapes)
     flat_classes = flatten(output_classes)
     specs = []
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
     for dtype, shape, cls in zip(flat_types, flat_shapes, flat_classes):
-        if isinstance(cls, TypeSpec):
+        if isinstance(cls, (TypeSpec, RaggedTensorSpec)):
             specs.append(cls)
         elif cls is SparseTensor or (isinstance(cls, type) and issubclass(cls, SparseTensor)):
             specs.append(SparseTensorSpec(shape, dtype))

@@ -2,8 +2,9 @@
 `tf.TensorArraySpec`, `tf.NoneTensorSpec`, `tf.OptionalSpec`, and `tf.type_spec_from_value`.
 
 They describe values (shape, dtypes, flags) with TF's constructors, reprs, equality and
-`value_type`; tf1compat's tf.data accepts TensorSpec / SparseTensorSpec / DatasetSpec
-components only, so these are for code that builds, compares or prints specs.
+`value_type`; tf1compat's tf.data accepts TensorSpec / SparseTensorSpec / RaggedTensorSpec
+/ DatasetSpec components only, so these are for code that builds, compares or prints
+specs.
 """
 
 from __future__ import annotations
@@ -127,8 +128,8 @@ class OptionalSpec(_ValueSpec):
 
 
 def type_spec_from_value(value: Any) -> TypeSpec:
-    """`tf.type_spec_from_value`: the TypeSpec of a tensor, sparse tensor, IndexedSlices,
-    dataset or None; other values are converted to a tensor first."""
+    """`tf.type_spec_from_value`: the TypeSpec of a tensor, sparse or ragged tensor,
+    IndexedSlices, dataset or None; other values are converted to a tensor first."""
     if value is None:
         return NoneTensorSpec()
     if isinstance(value, IndexedSlices):
@@ -138,8 +139,9 @@ def type_spec_from_value(value: Any) -> TypeSpec:
         return IndexedSlicesSpec(shape, value.dtype, value.indices.dtype,
                                  None if value.dense_shape is None else
                                  value.dense_shape.dtype, value.indices.shape)
+    from tf1compat.ragged.ragged_tensor_spec import RaggedTensorSpec
     spec = _structure_spec(value)
-    if not isinstance(spec, (TensorSpec, SparseTensorSpec, DatasetSpec)):
+    if not isinstance(spec, (TensorSpec, SparseTensorSpec, DatasetSpec, RaggedTensorSpec)):
         from tf1compat.framework.tensor_conversion import convert_to_tensor
         return _structure_spec(convert_to_tensor(value))
     return spec

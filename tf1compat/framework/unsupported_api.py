@@ -205,12 +205,6 @@ UNSUPPORTED: Dict[str, Unsupported] = {
     "data.experimental.enable_debug_mode": Unsupported(
         "tf.data debug mode (running dataset functions eagerly) is not implemented; "
         "tf1compat already computes elements one at a time in order"),
-    "data.experimental.RaggedTensorStructure": Unsupported(
-        "tf.data elements that are RaggedTensors are not supported by tf1compat",
-        "tf.RaggedTensorSpec for the type of a RaggedTensor value"),
-    "data.experimental.dense_to_ragged_batch": Unsupported(
-        "tf.data elements that are RaggedTensors are not supported by tf1compat",
-        "Dataset.padded_batch, or tf.data.experimental.dense_to_sparse_batch"),
     "data.experimental.make_saveable_from_iterator": Unsupported(
         "iterator state is not checkpointed by tf1compat (Saver saves variables only)",
         "re-create the iterator and skip the elements already consumed (Dataset.skip)"),

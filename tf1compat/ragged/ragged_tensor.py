@@ -386,6 +386,22 @@ class RaggedTensor:
         return RaggedTensorValue._build(np.asarray(self.flat_values.numpy()),
                                         splits).to_list()
 
+    def numpy(self) -> np.ndarray:
+        """The rows as a numpy array (eager mode only, as TF): rows of different lengths
+        make a 1-D object array of row arrays, rows of one length one array."""
+        if not executing_eagerly():
+            raise ValueError("RaggedTensor.numpy() is only supported in eager mode.")
+        values = self._values.numpy()
+        splits = self._row_splits.numpy()
+        rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        if any(len(row) != len(rows[0]) for row in rows):
+            out = np.empty(len(rows), dtype=object)     # TF's object array of rows
+            out[:] = rows
+            return out
+        return np.array(rows)
+
     def __getitem__(self, key: Any) -> Any:
         from tf1compat.ragged._getitem import ragged_getitem
         return ragged_getitem(self, key)

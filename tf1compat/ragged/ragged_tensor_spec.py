@@ -1,8 +1,9 @@
 """`tf.RaggedTensorSpec` (TF 2.21's type spec of a RaggedTensor): shape, dtype, ragged_rank
 (default: rank - 1), row_splits_dtype and an optional flat_values spec; equal specs hash
 alike, `is_compatible_with` takes specs and values, `most_specific_compatible_type` keeps
-the dimensions two specs agree on. tf.data does not carry RaggedTensor elements in
-tf1compat (data/structure.py refuses them), so the spec describes values only."""
+the dimensions two specs agree on. tf.data carries RaggedTensor elements as TF does
+(data/ragged.py): one variant component per spec, batched and unbatched by `_batch` /
+`_unbatch`, with TF's legacy output types, shapes and classes (the spec itself)."""
 
 from __future__ import annotations
 
@@ -102,6 +103,34 @@ class RaggedTensorSpec:
         # first may be ragged in it).
         return RaggedTensorSpec(shape, self._dtype, None if shape.rank is not None else
                                 self._ragged_rank, self._row_splits_dtype)
+
+    # -- tf.data (TF's RaggedTensorSpec tensor-list encoding) ---------------------------------
+
+    def _flat_types(self) -> list:
+        return [D.variant]
+
+    def _flat_shapes(self) -> list:
+        # TF: a boxed RaggedTensor is a scalar variant, a batch of them has the batch's
+        # shape, so the flat shape is unknown
+        return [TensorShape(None)]
+
+    def _batch(self, batch_size: Any) -> "RaggedTensorSpec":
+        return RaggedTensorSpec(TensorShape([batch_size]).concatenate(self._shape),
+                                self._dtype, self._ragged_rank + 1, self._row_splits_dtype)
+
+    def _unbatch(self) -> "RaggedTensorSpec":
+        # TF allows a negative ragged_rank here (the dataset may be batched again)
+        return RaggedTensorSpec(self._shape[1:], self._dtype, self._ragged_rank - 1,
+                                self._row_splits_dtype)
+
+    def _to_legacy_output_types(self) -> D.DType:
+        return self._dtype
+
+    def _to_legacy_output_shapes(self) -> TensorShape:
+        return self._shape
+
+    def _to_legacy_output_classes(self) -> "RaggedTensorSpec":
+        return self
 
     def __eq__(self, other: Any) -> bool:
         return type(other) is type(self) and self._key() == other._key()
