@@ -100,7 +100,7 @@ def _program_order(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
 def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
     """{update: [reads it must follow]}: for each op writing a variable, the ops of `ops`
     reading that variable (through its ref, handle or a ReadVariableOp's value, or as a
-    gradient op's source) that do not depend on the update."""
+    gradient op's source) that do not depend on the update and do not write it too."""
     writers: Dict[str, List[Operation]] = {}
     for op in ops:
         for key in _updates(op):
@@ -115,6 +115,11 @@ def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
     extra: Dict[Operation, List[Operation]] = {}
     for op in ops:
         for key in _reads(op).intersection(writers):
+            if op in writers[key]:
+                # Two updates of one variable that nothing orders run as they become
+                # ready (WGAN's `sess.run([train_op, clip_op])`: the clip's Assign long
+                # before the optimizer's update); each still follows the pure reads.
+                continue
             for writer in writers[key]:
                 if writer is op:
                     continue
