@@ -32,19 +32,25 @@
   rounding of the ~1e-6 gradient elements into 1e-4 parameter differences. TF is
   deterministic here, so this is float drift, not order.
 * wiseodd/generative-models (HEAD b930d5f), its 23 TF scripts (matplotlib a no-op
-  stand-in, scipy 1.17.1 added, torch's unused import a stand-in on the TF side), 4
-  printed iterations each (0, 1000, 2000, 3000 handed to their loops), fake MNIST,
-  graph seed 1: every printed loss equal to TF's 4 digits, trained parameters' sums to
-  1e-6, for all but two. WGAN (`sess.run([D_solver, D_loss, clip_D])`) did not train its
-  critic at all: the clip's Assign and the RMSProp update of the same variable, unordered,
-  were each ordered after the other's "read" of it, the cycle dropped every read-before-
-  write edge of the run, and the Assign then ran before the gradient op, which
-  differentiated with respect to the newly assigned value (zero gradient). Fixed: two
-  updates of one variable no longer count as each other's reads (runtime/plan_order.py);
-  TF keeps the update in all 300 runs of the restated case. Its printed D loss still
-  differs: which of the clip and the critic's forward read runs first is TF's cost-model
-  choice (docs/ARCHITECTURE.md, "Unordered reads and writes"). magan (1,000 x 1,000
-  iterations) was cut with the same loop map on both sides.
+  stand-in, scipy 1.17.1 added, on the TF side a stand-in for the unused
+  `torch.autograd` import of three VAE scripts), 4 printed iterations each (0, 1000,
+  2000, 3000 handed to their `range(1000000)`; magan's 1,000 x 1,000 loops cut alike on
+  both sides), fake MNIST, graph seed 1: 20 of 23 print TF's losses to all 4 printed
+  digits, their trained parameters within 4e-5 of the largest element. WGAN
+  (`sess.run([D_solver, D_loss, clip_D])`) did not train its critic at all: the clip's
+  Assign and the RMSProp update of the same variable, unordered, were each ordered after
+  the other's "read" of it, the cycle dropped every read-before-update edge of the run,
+  and the Assign then ran before the gradient op, which differentiated with respect to
+  the newly assigned value (zero gradient). Fixed: two updates of one variable are no
+  longer each other's reads (runtime/plan_order.py); TF keeps the update in all 300 runs
+  of the restated case. Three still print other numbers than TF, and TF differs from
+  itself run to run on all three (e.g. dualgan's first D loss 0.01158 / 0.01164 / 0.01107
+  in three TF runs): WGAN and DualGAN, whose critic's forward read and the clip are
+  unordered (which runs first is TF's cost model, docs/ARCHITECTURE.md "Unordered reads
+  and writes"), and CoGAN, which groups two `apply_gradients` of one AdamOptimizer: both
+  `_finish` ops update beta1_power / beta2_power unordered against the other group's
+  Adam ops, so TF multiplies the powers 1.0-1.5 times a run (a race; tf1compat reads both
+  before either update, once a run).
 """
 
 import json
