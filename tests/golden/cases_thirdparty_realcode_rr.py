@@ -41,9 +41,11 @@
   Assign and the RMSProp update of the same variable, unordered, were each ordered after
   the other's "read" of it, the cycle dropped every read-before-update edge of the run,
   and the Assign then ran before the gradient op, which differentiated with respect to
-  the newly assigned value (zero gradient). Fixed: two updates of one variable are no
-  longer each other's reads (runtime/plan_order.py); TF keeps the update in all 300 runs
-  of the restated case. Three still print other numbers than TF, and TF differs from
+  the newly assigned value (zero gradient). Fixed (runtime/plan_order.py): several
+  updates of one variable in a run are no longer each other's reads, and a read feeding
+  one of them does not hold back another (DCGAN's two batch-norm updates of one moving
+  average, cases_thirdparty_realcode_pp, still both apply); TF keeps the update in all
+  300 runs of the restated case. Three still print other numbers than TF, and TF differs from
   itself run to run on all three (e.g. dualgan's first D loss 0.01158 / 0.01164 / 0.01107
   in three TF runs): WGAN and DualGAN, whose critic's forward read and the clip are
   unordered (which runs first is TF's cost model, docs/ARCHITECTURE.md "Unordered reads
@@ -248,3 +250,4 @@ def case_draw_attention_read_write(tf):
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     return sess.run([glimpse, patch, loss, grads])
+
