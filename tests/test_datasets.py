@@ -119,6 +119,20 @@ def test_tensorflow_path_import():
     assert imported.read_data_sets is input_data.read_data_sets
 
 
+def test_mnist_package_imports_its_modules():
+    """TF 1.x's tutorials/mnist/__init__.py imports input_data and mnist, so ericjang/draw's
+    `from tensorflow.examples.tutorials import mnist; mnist.input_data.read_data_sets(...)`
+    works; checked in a fresh interpreter, where nothing has imported the submodules yet."""
+    import subprocess
+    import sys
+    code = ("import tf1compat; tf1compat.install()\n"
+            "from tensorflow.examples.tutorials import mnist\n"
+            "print(mnist.input_data.read_data_sets.__module__, mnist.mnist.NUM_CLASSES)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["tf1compat.contrib.learn.datasets.mnist", "10"]
+
+
 # -- tf.contrib.learn.datasets: downloads, load_dataset ----------------------------------------
 
 def test_read_data_sets_downloads_missing_files_once(tmp_path, mnist_dir, http_folder,

@@ -100,7 +100,15 @@ def _program_order(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
 def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
     """{update: [reads it must follow]}: for each op writing a variable, the ops of `ops`
     reading that variable (through its ref, handle or a ReadVariableOp's value, or as a
-    gradient op's source) that do not depend on the update."""
+    gradient op's source) that do not depend on the update.
+
+    Where a variable has several updates in the run, they run as they become ready, each
+    read-modify-write chain apart: an update is not a read of the others, and a read
+    feeding another update of the variable does not hold this one back (DCGAN's batch
+    norm updating a moving average from the real and then the fake batch applies both;
+    WGAN's clip `p.assign(clip_by_value(p))` runs long before the optimizer's update of
+    p and keeps it). A gradient op's source read still goes first: the gradient is of
+    the value the forward pass read."""
     writers: Dict[str, List[Operation]] = {}
     for op in ops:
         for key in _updates(op):
@@ -112,16 +120,24 @@ def _after_reads(ops: List[Operation]) -> Dict[Operation, List[Operation]]:
         for dep in _deps(op):
             users.setdefault(dep, []).append(op)
     descendants: Dict[Operation, set] = {}
+
+    def below(op: Operation) -> set:
+        if op not in descendants:
+            descendants[op] = _descendants(op, users)
+        return descendants[op]
+
     extra: Dict[Operation, List[Operation]] = {}
     for op in ops:
         for key in _reads(op).intersection(writers):
+            if op in writers[key]:
+                continue
+            chained = len(writers[key]) > 1 and op._op_def.grad_sources is None
             for writer in writers[key]:
-                if writer is op:
+                if op in below(writer):
                     continue
-                if writer not in descendants:
-                    descendants[writer] = _descendants(writer, users)
-                if op not in descendants[writer]:
-                    extra.setdefault(writer, []).append(op)
+                if chained and any(w is not writer and w in below(op) for w in writers[key]):
+                    continue
+                extra.setdefault(writer, []).append(op)
     return extra
 
 
