@@ -211,11 +211,12 @@ class _ExportKernels:
         self.tracing = tracing
         self.torch_random = torch_random
 
-    def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any) -> Callable[..., Any]:
+    def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any,
+             formulas: bool = True) -> Callable[..., Any]:
         if self.torch_random and op.type in TORCH_SAMPLERS:
             kernel = TORCH_SAMPLERS[op.type](op, kctx)
         _ensure_python_gradient(op)
-        kernel = self.gradients.wrap(op, kernel, kctx)
+        kernel = self.gradients.wrap(op, kernel, kctx, formulas)
         if not self.tracing:
             return kernel
         reason = problem_reason(op, self.torch_random)

