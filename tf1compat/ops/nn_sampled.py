@@ -33,7 +33,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import _philox as philox
 from tf1compat.ops import array_ops, math_ops
-from tf1compat.ops._random_stream import RandomStream
+from tf1compat.ops._random_stream import RandomStream, _unit_float
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.creation_ops import ones, ones_like, zeros_like
 from tf1compat.ops.linalg_ops import matmul
@@ -72,6 +72,10 @@ class _SimplePhilox:
         low = self.rand32()
         return low | (self.rand32() << 32)
 
+    def rand_float(self) -> np.float32:
+        """[0, 1) from the low 23 bits of one word (Uint32ToFloat)."""
+        return _unit_float(np.array([self.rand32()], np.uint32))[0]
+
     def rand_double(self) -> float:
         """[0, 1) from 20 bits of the first word and all of the second (Uint64ToDouble)."""
         high = self.rand32()
@@ -79,14 +83,24 @@ class _SimplePhilox:
         return struct.unpack("<d", struct.pack("<Q", bits))[0] - 1.0
 
     def uniform64(self, n: int) -> int:
-        """Exact uniform integer in [0, n) by rejection (TF's ExactUniformInt<uint64>)."""
-        if n & (n - 1) == 0:
-            return self.rand64() & (n - 1)
-        rem = ((1 << 64) - 1) % n + 1
-        while True:
-            value = self.rand64()
-            if value >= rem:
-                return value % n
+        """Exact uniform integer in [0, n) from 64-bit draws (ExactUniformInt<uint64>)."""
+        return _exact_uniform(n, self.rand64, 64)
+
+    def uniform32(self, n: int) -> int:
+        """Exact uniform integer in [0, n) from 32-bit draws (ExactUniformInt<uint32>)."""
+        return _exact_uniform(n, self.rand32, 32)
+
+
+def _exact_uniform(n: int, draw: Callable[[], int], bits: int) -> int:
+    """TF's ExactUniformInt: a power of two masks one draw; otherwise draws below
+    `2**bits mod n` are rejected so that `value % n` is uniform."""
+    if n & (n - 1) == 0:
+        return draw() & (n - 1)
+    rem = ((1 << bits) - 1) % n + 1
+    while True:
+        value = draw()
+        if value >= rem:
+            return value % n
 
 
 def _float32(x: float) -> float:
@@ -165,18 +179,64 @@ class _LearnedUnigramSampler(_WeightedSampler):
         np.add.at(self.weights, values.reshape(-1), 1.0)
 
 
-def _libm_float(name: str, fallback: Callable[[np.ndarray], np.ndarray]) -> Callable:
+def _libm_float(name: str, fallback: Callable[..., np.ndarray], arity: int = 1) -> Callable:
     """The C library's float function `name` (TF calls them), else numpy's float32 one."""
     try:
         fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
-        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-        return lambda x: float(fn(float(x)))
+        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * arity
+        return lambda *x: float(fn(*(float(v) for v in x)))
     except (OSError, AttributeError, TypeError):
-        return lambda x: float(fallback(np.float32(x)))
+        return lambda *x: float(fallback(*(np.float32(v) for v in x)))
 
 
 _log1pf = _libm_float("log1pf", np.log1p)
 _expm1f = _libm_float("expm1f", np.expm1)
+_powf = _libm_float("powf", np.power, arity=2)
+
+
+def _alias_tables(weights: np.ndarray) -> tuple:
+    """Walker alias tables as TF's DistributionSampler builds them: each id's share
+    `float(w * n) / sum` (the sum in double), the last small bucket paired with the last
+    large one, leftovers of rounding made certain; probabilities kept as float32."""
+    n = len(weights)
+    total = 0.0
+    for w in weights.tolist():
+        total += w
+    share = ((weights * np.float32(n)).astype(np.float64) / total).tolist()
+    alt = [-1] * n
+    low = [i for i in range(n) if share[i] < 1.0]
+    high = [i for i in range(n) if share[i] >= 1.0]
+    while high and low:
+        small, large = low.pop(), high.pop()
+        alt[small] = large
+        share[large] -= 1.0 - share[small]
+        (low if share[large] < 1.0 else high).append(large)
+    prob = np.array(share, np.float64).astype(np.float32)
+    for idx in high + low:
+        prob[idx], alt[idx] = 1.0, idx
+    return prob.tolist(), alt
+
+
+class _FixedUnigramSampler(_RangeSampler):
+    """TF's FixedUnigramSampler: float32 weights with a float32 running total, drawn
+    through alias tables (a float, then a bucket from 32-bit words, per sample)."""
+
+    def __init__(self, weights: np.ndarray):
+        super().__init__(len(weights))
+        self.weights = weights.astype(np.float32)
+        total = np.float32(0.0)
+        for w in self.weights:
+            total = np.float32(total + w)
+        self.total = total
+        self.prob, self.alt = _alias_tables(self.weights)
+
+    def sample(self, rnd: _SimplePhilox) -> int:
+        r = rnd.rand_float()
+        idx = rnd.uniform32(self.range_max)
+        return idx if r < self.prob[idx] else self.alt[idx]
+
+    def probability(self, values: np.ndarray) -> np.ndarray:
+        return self.weights[values] / self.total
 
 
 def _expected_count(p: np.ndarray, batch_size: int, num_tries: int) -> np.ndarray:
@@ -272,10 +332,14 @@ def _fixed_unigram_weights(attrs: dict) -> np.ndarray:
     elif not unigrams:
         raise errors.InvalidArgumentError(None, None, "Must provide either unigrams or a "
                                                       "vocab_file.")
-    full = [0.0] * attrs["num_reserved_ids"] + unigrams
+    # float32 throughout, as TF's sampler: strtof / float attrs, powf, reserved ids as 0.
+    distortion = np.float32(attrs["distortion"])
     shards, shard = attrs["num_shards"], attrs["shard"]
-    kept = [w for i, w in enumerate(full) if i % shards == shard]
-    weights = np.power(np.asarray(kept, np.float64), attrs["distortion"])
+    reserved = attrs["num_reserved_ids"]
+    kept = [0.0] * len([i for i in range(reserved) if i % shards == shard])
+    kept += [_powf(np.float32(w), distortion) for i, w in enumerate(unigrams, reserved)
+             if i % shards == shard]
+    weights = np.array(kept, np.float32)
     if len(weights) != attrs["range_max"]:
         raise errors.InvalidArgumentError(
             None, None, f"range_max must equal the number of vocabulary entries in this "
@@ -289,7 +353,7 @@ _SAMPLERS = {
     "UniformCandidateSampler": lambda a: _UniformSampler(a["range_max"]),
     "LogUniformCandidateSampler": lambda a: _LogUniformSampler(a["range_max"]),
     "LearnedUnigramCandidateSampler": lambda a: _LearnedUnigramSampler(a["range_max"]),
-    "FixedUnigramCandidateSampler": lambda a: _WeightedSampler(_fixed_unigram_weights(a)),
+    "FixedUnigramCandidateSampler": lambda a: _FixedUnigramSampler(_fixed_unigram_weights(a)),
 }
 for _op_type, _make in _SAMPLERS.items():
     _attrs = dict(_SAMPLER_ATTRS)

@@ -1,0 +1,212 @@
+"""Golden cases: patterns from third-party TF1 projects run under real TF and tf1compat
+(session realcode-ss).
+
+Both sides ran the projects with the same environment shim for what NumPy 2 / Python 3.11
+/ SciPy 1.17 removed (`np.bool`, `np.float_`, `fractions.gcd` for networkx 1.11,
+`scipy.sparse.linalg.eigen.arpack`), and under TF 2.21 with `tf.contrib.layers`'
+xavier_initializer / l2_regularizer restated from TF 1.15 and contrib.rnn's BasicLSTMCell
+as core's.
+
+* tkipf/gcn (HEAD 39a4089): train.py ran unchanged on a fake 600-node planetoid dataset
+  (ind.fake.{x,y,tx,ty,allx,ally,graph,test.index}: 50 binary features, 3 classes,
+  shuffled test index) with `--model gcn`, `gcn_cheby` (max_degree 3: four sparse
+  supports) and `dense` (MLP on sparse features), 8 / 30 epochs with dropout 0.5 and
+  weight decay: every printed train / val loss and accuracy and the test line equal TF's
+  (one val_loss of dense differs in its fifth decimal, 0.83709 vs 0.83710). Nothing to
+  fix; tkipf/gae ran in realcode-m. The case pins the Chebyshev support stack.
+* williamleif/GraphSAGE (HEAD a0fdef9, networkx 1.11): supervised_train (graphsage_mean,
+  gcn, graphsage_seq, graphsage_maxpool, graphsage_meanpool with --sigmoid; graphsage_mean
+  on one-hot labels with dropout 0.3, weight decay, identity features and a third layer)
+  on a fake 150-node graph in its example_data format, 2 epochs of batch 32: every printed
+  loss and F1 equals TF's. unsupervised_train differed from its first step: its negatives
+  come from `tf.nn.fixed_unigram_candidate_sampler(distortion=0.75, unigrams=degrees)`,
+  and tf1compat drew them by inverse CDF while TF draws through Walker alias tables
+  (DistributionSampler: a float from one Philox word, a bucket from the next, float32
+  weights raised by powf). Fixed: the sampler now draws TF's ids; graphsage_mean, gcn and
+  maxpool print TF's losses and MRRs, seq and meanpool agree to 1e-5 after 12 Adam steps
+  (float rounding from step 2 on, at 1 ulp), saved embeddings within 1.2e-7 (meanpool
+  2.3e-4). n2v: losses and embeddings (6e-8) equal; its retraining phase prints another
+  train_mrr in a few batches where a negative sample is the positive node itself, a tie
+  in exact arithmetic (`reduce_sum(x * y)` against `matmul`) that 1-ulp rounding breaks
+  either way. TF's MRR itself comes out 1 ulp off the exact mean in some batches, because
+  TF evaluates `tf.div(1.0, x)` there with Eigen's vectorized reciprocal (rcp plus a
+  Newton step: 1/1 is 0.99999994), which depends on the CPU's rcp instruction; tf1compat
+  divides exactly (left alone).
+"""
+
+import os
+import tempfile
+
+import numpy as np
+
+from tests.golden.harness import catch, tolerance
+
+
+def _degrees():
+    """Node degrees as GraphSAGE passes them (`unigrams=degrees.tolist()`), zeros for the
+    validation / test nodes it leaves out of the training graph."""
+    rs = np.random.RandomState(4)
+    deg = rs.randint(1, 9, 40).astype(np.float64)
+    deg[30:] = 0.0
+    return deg.tolist()
+
+
+def case_fixed_unigram_sampler_draws(tf):
+    """`fixed_unigram_candidate_sampler`'s ids and expected counts, run after run: with
+    and without `unique`, GraphSAGE's distortion 0.75 over degrees with zeros, reserved ids
+    with shards and distortion 0, a vocabulary file, an op seed."""
+    tf.set_random_seed(123)
+    labels = tf.constant(np.random.RandomState(0).randint(0, 30, (8, 1)), tf.int64)
+    deg = _degrees()
+    vocab = os.path.join(tempfile.mkdtemp(), "vocab.csv")
+    with open(vocab, "w") as f:
+        f.write("".join(f"w{i},{w:g}\n" for i, w in enumerate([3, 1.5, 0, 7, 2, 2])))
+    samplers = {
+        "repeat": tf.nn.fixed_unigram_candidate_sampler(
+            labels, 1, 20, False, 40, distortion=0.75, unigrams=deg),
+        "unique": tf.nn.fixed_unigram_candidate_sampler(
+            labels, 1, 20, True, 40, distortion=0.75, unigrams=deg),
+        "shards": tf.nn.fixed_unigram_candidate_sampler(
+            labels % 6, 1, 5, True, 6, unigrams=[1.0, 2.0, 3.0, 0.5, 4.0, 1.0, 1.0, 2.5,
+                                                 1.5, 0.5],
+            num_reserved_ids=3, num_shards=2, shard=1, distortion=0.0, seed=5),
+        "vocab_file": tf.nn.fixed_unigram_candidate_sampler(
+            labels % 6, 1, 7, False, 6, vocab_file=vocab, distortion=0.5, seed=9),
+    }
+    with tf.Session() as sess:
+        return [sess.run(samplers) for _ in range(3)]
+
+
+def _sage_graph(tf, n_nodes=30, dim=4, neg=5, batch=6):
+    """GraphSAGE's unsupervised link objective on embedding tables: degree-based negatives,
+    affinities by `reduce_sum(x * y)` and by `matmul`, the sigmoid xent loss, and the MRR
+    from two `top_k` over the concatenated affinities. The negatives are encoded apart from
+    the positives (shifted before normalizing), as GraphSAGE's sampled aggregators do, so
+    that a negative drawn equal to the positive is no tie in exact arithmetic."""
+    rs = np.random.RandomState(7)
+    b1 = tf.placeholder(tf.int32, [None], name="batch1")
+    b2 = tf.placeholder(tf.int32, [None], name="batch2")
+    target = tf.Variable(rs.uniform(-1, 1, [n_nodes, dim]).astype(np.float32), name="target")
+    context = tf.Variable(rs.uniform(-1, 1, [n_nodes, dim]).astype(np.float32), name="context")
+    labels = tf.reshape(tf.cast(b2, tf.int64), [batch, 1])
+    neg_ids, _, _ = tf.nn.fixed_unigram_candidate_sampler(
+        true_classes=labels, num_true=1, num_sampled=neg, unique=False, range_max=n_nodes,
+        distortion=0.75, unigrams=_degrees()[:n_nodes])
+    out1 = tf.nn.l2_normalize(tf.nn.embedding_lookup(target, b1), 1)
+    out2 = tf.nn.l2_normalize(tf.nn.embedding_lookup(context, b2), 1)
+    negs = tf.nn.l2_normalize(tf.nn.embedding_lookup(context, neg_ids) + 0.05, 1)
+    aff = tf.reduce_sum(out1 * out2, axis=1)
+    neg_aff = tf.matmul(out1, tf.transpose(negs))
+    true_xent = tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones_like(aff), logits=aff)
+    neg_xent = tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros_like(neg_aff),
+                                                       logits=neg_aff)
+    loss = (tf.reduce_sum(true_xent) + tf.reduce_sum(neg_xent)) / tf.cast(batch, tf.float32)
+    aff_all = tf.concat(axis=1, values=[neg_aff, tf.expand_dims(aff, axis=1)])
+    size = tf.shape(aff_all)[1]
+    _, indices_of_ranks = tf.nn.top_k(aff_all, k=size)
+    _, ranks = tf.nn.top_k(-indices_of_ranks, k=size)
+    step = tf.train.AdamOptimizer(0.05).minimize(loss)
+    return b1, b2, neg_ids, loss, ranks, step, target
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_graphsage_negative_sampling_steps(tf):
+    """Four Adam steps of the link objective: the negatives drawn each step, the losses,
+    the ranks of the positives and the trained target embeddings."""
+    tf.set_random_seed(123)
+    b1, b2, neg_ids, loss, ranks, step, target = _sage_graph(tf)
+    rs = np.random.RandomState(1)
+    out = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(4):
+            feed = {b1: rs.randint(0, 30, 6), b2: rs.randint(0, 30, 6)}
+            out.append(sess.run([neg_ids, loss, ranks[:, -1], step], feed)[:3])
+        return {"steps": out, "target": sess.run(target)}
+
+
+def _chebyshev_supports(adj, k):
+    """tkipf/gcn's chebyshev_polynomials in numpy: T_0 = I, T_1 = L~, T_k = 2 L~ T_{k-1}
+    - T_{k-2}, with L~ = 2 L / lambda_max - I for the normalized Laplacian L."""
+    deg = adj.sum(1)
+    d = np.where(deg > 0, deg ** -0.5, 0.0)
+    lap = np.eye(len(adj)) - d[:, None] * adj * d[None, :]
+    scaled = 2.0 * lap / np.linalg.eigvalsh(lap).max() - np.eye(len(adj))
+    out = [np.eye(len(adj)), scaled]
+    for _ in range(2, k + 1):
+        out.append(2 * scaled.dot(out[-1]) - out[-2])
+    return out
+
+
+def _sparse_value(tf, dense):
+    idx = np.argwhere(dense != 0).astype(np.int64)
+    return tf.SparseTensorValue(idx, dense[dense != 0].astype(np.float32),
+                                np.array(dense.shape, np.int64))
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_gcn_chebyshev_sparse_supports(tf):
+    """GCN-cheby's layer: features fed as a sparse placeholder with a constant int64
+    shape, sparse dropout (`keep_prob + random_uniform([nnz])`, floor, `sparse_retain`,
+    scaled), one weight per support combined by `sparse_tensor_dense_matmul` and
+    `add_n`, then a dense layer, masked softmax cross entropy with weight decay, Adam."""
+    tf.set_random_seed(123)
+    rs = np.random.RandomState(2)
+    n, f, c, k = 12, 6, 3, 3
+    adj = np.triu((rs.rand(n, n) < 0.3).astype(np.float64), 1)
+    adj = adj + adj.T
+    feats = (rs.rand(n, f) < 0.4).astype(np.float32)
+    supports = [_sparse_value(tf, s) for s in _chebyshev_supports(adj, k)]
+    ph_support = [tf.sparse_placeholder(tf.float32) for _ in supports]
+    ph_x = tf.sparse_placeholder(tf.float32, shape=tf.constant([n, f], dtype=tf.int64))
+    ph_nnz = tf.placeholder(tf.int32)
+    dropout = tf.placeholder_with_default(0., shape=())
+    keep = 1 - dropout
+    mask_f = tf.cast(tf.floor(keep + tf.random_uniform(ph_nnz)), dtype=tf.bool)
+    x = tf.sparse_retain(ph_x, mask_f) * (1. / keep)
+    glorot = tf.glorot_uniform_initializer(seed=None)
+    ws = [tf.Variable(glorot([f, 8]), name=f"weights_{i}") for i in range(k + 1)]
+    hidden = tf.nn.relu(tf.add_n([tf.sparse_tensor_dense_matmul(
+        s, tf.sparse_tensor_dense_matmul(x, w)) for s, w in zip(ph_support, ws)]))
+    w2 = tf.Variable(glorot([8, c]), name="out")
+    logits = tf.matmul(tf.nn.dropout(hidden, 1 - dropout), w2)
+    labels = np.eye(c, dtype=np.float32)[rs.randint(0, c, n)]
+    mask = tf.constant((np.arange(n) < 8).astype(np.float32))
+    xent = tf.nn.softmax_cross_entropy_with_logits(logits=logits, labels=labels)
+    loss = tf.reduce_mean(xent * mask / tf.reduce_mean(mask))
+    loss += 5e-4 * tf.add_n([tf.nn.l2_loss(w) for w in ws])
+    step = tf.train.AdamOptimizer(0.01).minimize(loss)
+    sp_x = _sparse_value(tf, feats)
+    feed = {ph_x: sp_x, ph_nnz: sp_x.values.shape}    # train.py feeds `features[1].shape`
+    feed.update(dict(zip(ph_support, supports)))
+    train = dict(feed)
+    train[dropout] = 0.5
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [sess.run([loss, step], train)[0] for _ in range(4)]
+        return {"train": losses, "eval": sess.run([loss, logits], feed)}
+
+
+def case_random_shape_must_be_a_vector(tf):
+    """The random ops' shape input is a vector: a scalar count (the sparse dropout's
+    `num_features_nonzero` fed as a number instead of gcn's `features[1].shape`) is an
+    InvalidArgumentError when fed, and a scalar or matrix known at graph build is the
+    shape function's ValueError; `tf.zeros` takes a fed scalar."""
+    count = tf.placeholder(tf.int32)
+    ops = {"uniform": tf.random_uniform(count), "normal": tf.random_normal(count),
+           "truncated": tf.truncated_normal(count),
+           "int": tf.random_uniform(count, 0, 5, dtype=tf.int32)}
+    with tf.Session() as sess:
+        fed = {}
+        for k, v in ops.items():
+            fed[k] = [catch(lambda v=v: sess.run(v, {count: 4})),
+                      catch(lambda v=v: sess.run(v, {count: [[2, 2]]})),
+                      sess.run(tf.shape(v), {count: [3]})]
+        fed["zeros"] = sess.run(tf.zeros(count), {count: 3})
+    return {"fed": fed,
+            "scalar": catch(lambda: tf.random_uniform(tf.constant(5)), message=True),
+            "number": catch(lambda: tf.random_normal(5), message=True),
+            "matrix": catch(lambda: tf.random_uniform(tf.placeholder(tf.int32, [None, 2])),
+                           message=True),
+            "known_scalar": catch(lambda: tf.truncated_normal(tf.placeholder(tf.int32, [])),
+                                 message=True)}
