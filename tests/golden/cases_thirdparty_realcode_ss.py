@@ -32,6 +32,23 @@ as core's.
   TF evaluates `tf.div(1.0, x)` there with Eigen's vectorized reciprocal (rcp plus a
   Newton step: 1/1 is 0.99999994), which depends on the CPU's rcp instruction; tf1compat
   divides exactly (left alone).
+* dennybritz/reinforcement-learning (2019 commit 06ce312; HEAD moved to gym 0.26 and its
+  lib/envs no longer import under the TF1-era gym 0.15.7): the notebooks' code cells run
+  by a driver (magics and plot cells dropped, episode counts cut, numpy seeded). CliffWalk
+  REINFORCE with baseline (12 episodes) and Actor-Critic (10): the same episodes and
+  rewards, trained tables within 5e-8 relative. DQN/dqn.py unchanged but for sizes (3
+  episodes, 40 warm-up transitions, batch 8, target copy every 20 steps, no video) on a
+  stand-in Breakout-v0 (seeded frames of Atari's shape; no ROMs): every step's loss
+  within 1.1e-6 relative, rewards and all 40 variables' sums equal to 6 decimals. A3C's
+  estimator_test passes under both; worker_test and policy_monitor_test fail alike under
+  both (gym 0.15.7's TimeLimit refuses a step before reset; `tf.train.SummaryWriter` is
+  TF 0.12's). The Continuous MountainCar Actor-Critic runs under TF and stops on
+  tf1compat: its policy update feeds the sampled action (`clip_by_value` of
+  `Normal._sample_n`) and differentiates a loss that runs through it, which TF takes
+  through the fed value (the producer's gradient, with the fed value where consumers read
+  it and the sample drawn again in that run); tf1compat refuses it with its documented
+  UnimplementedError (runtime/plan_checks.py). Not fixed here. The cases pin the DQN
+  step and the REINFORCE table estimators.
 """
 
 import os
@@ -210,3 +227,129 @@ def case_random_shape_must_be_a_vector(tf):
                            message=True),
             "known_scalar": catch(lambda: tf.truncated_normal(tf.placeholder(tf.int32, [])),
                                  message=True)}
+
+
+def _contrib_conv(tf, x, filters, kernel, stride, name):
+    """`tf.contrib.layers.conv2d(x, filters, kernel, stride)`: Glorot-uniform kernel,
+    zero bias, ReLU, SAME padding (TF 1.15's defaults), restated in core ops."""
+    with tf.variable_scope(name):
+        w = tf.get_variable("weights", [kernel, kernel, int(x.shape[-1]), filters],
+                            initializer=tf.glorot_uniform_initializer())
+        b = tf.get_variable("biases", [filters], initializer=tf.zeros_initializer())
+        return tf.nn.relu(tf.nn.bias_add(
+            tf.nn.conv2d(x, w, [1, stride, stride, 1], "SAME"), b))
+
+
+def _contrib_dense(tf, x, units, name, activation=None):
+    """`tf.contrib.layers.fully_connected`, restated as `_contrib_conv` is."""
+    with tf.variable_scope(name):
+        w = tf.get_variable("weights", [int(x.shape[-1]), units],
+                            initializer=tf.glorot_uniform_initializer())
+        b = tf.get_variable("biases", [units], initializer=tf.zeros_initializer())
+        y = tf.matmul(x, w) + b
+        return activation(y) if activation else y
+
+
+def _dqn_estimator(tf, scope):
+    with tf.variable_scope(scope):
+        X = tf.placeholder(shape=[None, 21, 21, 4], dtype=tf.uint8, name="X")
+        y = tf.placeholder(shape=[None], dtype=tf.float32, name="y")
+        actions = tf.placeholder(shape=[None], dtype=tf.int32, name="actions")
+        h = _contrib_conv(tf, tf.to_float(X) / 255.0, 4, 4, 2, "Conv")
+        h = _contrib_conv(tf, h, 8, 3, 2, "Conv_1")
+        h = _contrib_dense(tf, tf.reshape(h, [-1, 6 * 6 * 8]), 16, "fully_connected",
+                           tf.nn.relu)
+        pred = _contrib_dense(tf, h, 4, "fully_connected_1")
+        batch_size = tf.shape(X)[0]
+        gather_indices = tf.range(batch_size) * tf.shape(pred)[1] + actions
+        picked = tf.gather(tf.reshape(pred, [-1]), gather_indices)
+        loss = tf.reduce_mean(tf.squared_difference(y, picked))
+        train = tf.train.RMSPropOptimizer(0.00025, 0.99, 0.0, 1e-6).minimize(
+            loss, global_step=tf.train.get_global_step())
+        return X, y, actions, pred, loss, train
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_dqn_state_processor_and_q_update(tf):
+    """dqn.py's StateProcessor (uint8 frame: rgb_to_grayscale, crop_to_bounding_box,
+    NEAREST_NEIGHBOR resize_images, squeeze) and its Estimator (frames / 255, conv stack,
+    Q values of the taken actions by a flat `gather`, squared_difference loss, RMSProp
+    0.00025 / 0.99 / 0.0 / 1e-6 with the global step), two updates, then
+    copy_model_parameters' assigns, sorted by name, into the target network."""
+    tf.set_random_seed(0)
+    rs = np.random.RandomState(3)
+    frame_in = tf.placeholder(shape=[210, 160, 3], dtype=tf.uint8)
+    gray = tf.image.rgb_to_grayscale(frame_in)
+    gray = tf.image.crop_to_bounding_box(gray, 34, 0, 160, 160)
+    gray = tf.squeeze(tf.image.resize_images(
+        gray, [21, 21], method=tf.image.ResizeMethod.NEAREST_NEIGHBOR))
+    global_step = tf.Variable(0, name="global_step", trainable=False)
+    X, y, actions, _, loss, train = _dqn_estimator(tf, "q")
+    tX, _, _, tpred, _, _ = _dqn_estimator(tf, "target_q")
+    q_vars = sorted([t for t in tf.trainable_variables() if t.name.startswith("q/")],
+                    key=lambda v: v.name)
+    t_vars = sorted([t for t in tf.trainable_variables() if t.name.startswith("target_q/")],
+                    key=lambda v: v.name)
+    copy = [t.assign(q) for q, t in zip(q_vars, t_vars)]
+    frames = [rs.randint(0, 256, (210, 160, 3)).astype(np.uint8) for _ in range(6)]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        states = np.stack([sess.run(gray, {frame_in: f}) for f in frames])
+        batch = np.stack([np.stack([states[i + k] for k in range(4)], axis=2)
+                          for i in range(3)])
+        out = {"state": states[0], "losses": []}
+        for step in range(2):
+            feed = {X: batch, y: np.float32([0.5, -1.0, 2.0]) * (step + 1),
+                    actions: [1, 3, 0]}
+            out["losses"].append(sess.run([loss, train], feed)[0])
+        sess.run(copy)
+        out["target_pred"] = sess.run(tpred, {tX: batch})
+        out["global_step"] = sess.run(global_step)
+        out["names"] = [v.name for v in q_vars]
+        return out
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_reinforce_table_estimators(tf):
+    """CliffWalk REINFORCE's estimators: a scalar int state one-hot and expanded to a row,
+    a layer whose weights come from `tf.zeros_initializer` passed as the class, the
+    squeezed softmax and `gather` of the taken action, `-log(p) * target`, the value's
+    squared_difference, Adam minimizing with `tf.train.get_global_step()`."""
+    n_states, n_actions = 6, 4
+    global_step = tf.Variable(0, name="global_step", trainable=False)
+    heads = {}
+    for scope, units, lr in (("policy_estimator", n_actions, 0.01),
+                             ("value_estimator", 1, 0.1)):
+        with tf.variable_scope(scope):
+            state = tf.placeholder(tf.int32, [], "state")
+            target = tf.placeholder(dtype=tf.float32, name="target")
+            row = tf.expand_dims(tf.one_hot(state, n_states), 0)
+            with tf.variable_scope("fully_connected"):
+                w = tf.get_variable("weights", [n_states, units],
+                                    initializer=tf.zeros_initializer)
+                b = tf.get_variable("biases", [units], initializer=tf.zeros_initializer())
+            out = tf.matmul(row, w) + b
+            action = tf.placeholder(dtype=tf.int32, name="action")
+            if units > 1:
+                head = tf.squeeze(tf.nn.softmax(out))
+                loss = -tf.log(tf.gather(head, action)) * target
+            else:
+                head = tf.squeeze(out)
+                loss = tf.squared_difference(head, target)
+            train = tf.train.AdamOptimizer(learning_rate=lr).minimize(
+                loss, global_step=tf.train.get_global_step())
+            heads[scope] = (state, target, action, head, loss, train)
+    episode = [(0, 1, -1.0), (1, 2, -1.0), (4, 0, -100.0), (2, 3, -1.0)]
+    ps, pt, pa, pprobs, ploss, ptrain = heads["policy_estimator"]
+    vs, vt, _, vvalue, vloss, vtrain = heads["value_estimator"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = []
+        for t, (s_, a_, _) in enumerate(episode):
+            ret = sum(r for _, _, r in episode[t:])
+            adv = ret - sess.run(vvalue, {vs: s_})
+            losses.append(sess.run([vtrain, vloss], {vs: s_, vt: ret})[1])
+            losses.append(sess.run([ptrain, ploss], {ps: s_, pt: adv, pa: a_})[1])
+        return {"losses": losses, "probs": [sess.run(pprobs, {ps: i}) for i in range(3)],
+                "step": sess.run(global_step),
+                "names": [v.name for v in tf.global_variables()]}
