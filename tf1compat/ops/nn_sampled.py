@@ -33,7 +33,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.ops import _philox as philox
 from tf1compat.ops import array_ops, math_ops
-from tf1compat.ops._random_stream import RandomStream, _unit_float
+from tf1compat.ops._random_stream import RandomStream
 from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.creation_ops import ones, ones_like, zeros_like
 from tf1compat.ops.linalg_ops import matmul
@@ -72,9 +72,11 @@ class _SimplePhilox:
         low = self.rand32()
         return low | (self.rand32() << 32)
 
-    def rand_float(self) -> np.float32:
-        """[0, 1) from the low 23 bits of one word (Uint32ToFloat)."""
-        return _unit_float(np.array([self.rand32()], np.uint32))[0]
+    def rand_float(self) -> float:
+        """[0, 1) from the low 23 bits of one word (Uint32ToFloat): the float32 in [1, 2)
+        those bits make, less 1 (exact, so the Python float is TF's float)."""
+        bits = (self.rand32() & 0x7FFFFF) | 0x3F800000
+        return struct.unpack("<f", struct.pack("<I", bits))[0] - 1.0
 
     def rand_double(self) -> float:
         """[0, 1) from 20 bits of the first word and all of the second (Uint64ToDouble)."""
@@ -184,7 +186,7 @@ def _libm_float(name: str, fallback: Callable[..., np.ndarray], arity: int = 1) 
     try:
         fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
         fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * arity
-        return lambda *x: float(fn(*(float(v) for v in x)))
+        return fn                       # takes and returns Python floats
     except (OSError, AttributeError, TypeError):
         return lambda *x: float(fallback(*(np.float32(v) for v in x)))
 
@@ -199,9 +201,7 @@ def _alias_tables(weights: np.ndarray) -> tuple:
     `float(w * n) / sum` (the sum in double), the last small bucket paired with the last
     large one, leftovers of rounding made certain; probabilities kept as float32."""
     n = len(weights)
-    total = 0.0
-    for w in weights.tolist():
-        total += w
+    total = np.cumsum(weights, dtype=np.float64)[-1]      # added in order, in double
     share = ((weights * np.float32(n)).astype(np.float64) / total).tolist()
     alt = [-1] * n
     low = [i for i in range(n) if share[i] < 1.0]
@@ -224,10 +224,7 @@ class _FixedUnigramSampler(_RangeSampler):
     def __init__(self, weights: np.ndarray):
         super().__init__(len(weights))
         self.weights = weights.astype(np.float32)
-        total = np.float32(0.0)
-        for w in self.weights:
-            total = np.float32(total + w)
-        self.total = total
+        self.total = np.cumsum(self.weights, dtype=np.float32)[-1]    # float, in order
         self.prob, self.alt = _alias_tables(self.weights)
 
     def sample(self, rnd: _SimplePhilox) -> int:
@@ -333,12 +330,13 @@ def _fixed_unigram_weights(attrs: dict) -> np.ndarray:
         raise errors.InvalidArgumentError(None, None, "Must provide either unigrams or a "
                                                       "vocab_file.")
     # float32 throughout, as TF's sampler: strtof / float attrs, powf, reserved ids as 0.
-    distortion = np.float32(attrs["distortion"])
+    distortion = float(np.float32(attrs["distortion"]))
     shards, shard = attrs["num_shards"], attrs["shard"]
     reserved = attrs["num_reserved_ids"]
-    kept = [0.0] * len([i for i in range(reserved) if i % shards == shard])
-    kept += [_powf(np.float32(w), distortion) for i, w in enumerate(unigrams, reserved)
-             if i % shards == shard]
+    kept = [0.0] * len(range(shard, reserved, shards))
+    first = (shard - reserved) % shards          # the first unigram of this shard
+    kept += [_powf(w, distortion)
+             for w in np.array(unigrams, np.float32)[first::shards].tolist()]
     weights = np.array(kept, np.float32)
     if len(weights) != attrs["range_max"]:
         raise errors.InvalidArgumentError(
