@@ -353,3 +353,72 @@ def case_reinforce_table_estimators(tf):
         return {"losses": losses, "probs": [sess.run(pprobs, {ps: i}) for i in range(3)],
                 "step": sess.run(global_step),
                 "names": [v.name for v in tf.global_variables()]}
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_graphsage_sampled_mean_aggregator_steps(tf):
+    """GraphSAGE's supervised model: the adjacency as a non-trainable Variable initialized
+    from a fed placeholder (a float array fed to int32), UniformNeighborSampler's
+    `embedding_lookup` + transposed `random_shuffle` + `slice`, two MeanAggregator layers
+    with seeded dropout (`reduce_mean` of neighbours, self and neighbour weights,
+    `concat`), `l2_normalize`, sigmoid cross entropy, Adam on gradients clipped by value,
+    and the switch to the test adjacency by `tf.assign`."""
+    tf.set_random_seed(123)
+    rs = np.random.RandomState(5)
+    n, f, deg, c = 12, 5, 4, 3
+    adj_train = rs.randint(0, n, (n + 1, deg)).astype(np.float64)
+    adj_test = rs.randint(0, n, (n + 1, deg)).astype(np.float64)
+    feats = tf.constant(np.vstack([rs.randn(n, f), np.zeros((1, f))]).astype(np.float32))
+    batch = tf.placeholder(tf.int32, shape=(None), name="batch1")
+    labels = tf.placeholder(tf.float32, shape=(None, c), name="labels")
+    dropout = tf.placeholder_with_default(0., shape=(), name="dropout")
+    adj_ph = tf.placeholder(tf.int32, shape=adj_train.shape)
+    adj_info = tf.Variable(adj_ph, trainable=False, name="adj_info")
+
+    def sample(ids, k):
+        lists = tf.nn.embedding_lookup(adj_info, ids)
+        lists = tf.transpose(tf.random_shuffle(tf.transpose(lists)))
+        return tf.reshape(tf.slice(lists, [0, 0], [-1, k]), [-1])
+
+    hop1 = sample(batch, 3)
+    hop2 = sample(hop1, 2)
+    h0 = [tf.nn.embedding_lookup(feats, s) for s in (batch, hop1, hop2)]
+    glorot = tf.glorot_uniform_initializer()
+    dims = [f, 6, 6]
+    for layer in range(2):
+        with tf.variable_scope(f"meanaggregator_{layer}_vars"):
+            w_self = tf.get_variable("self_weights", [dims[layer] * (layer + 1), dims[layer + 1]],
+                                     initializer=glorot)
+            w_neigh = tf.get_variable("neigh_weights", [dims[layer] * (layer + 1),
+                                                        dims[layer + 1]], initializer=glorot)
+        act = tf.nn.relu if layer == 0 else (lambda x: x)
+        nxt = []
+        for hop in range(len(h0) - 1):
+            self_vecs = tf.nn.dropout(h0[hop], 1 - dropout)
+            neigh = tf.reshape(h0[hop + 1], [-1, 3 if hop == 0 else 2, dims[layer] * (layer + 1)])
+            neigh_means = tf.reduce_mean(tf.nn.dropout(neigh, 1 - dropout), axis=1)
+            nxt.append(act(tf.concat([tf.matmul(self_vecs, w_self),
+                                      tf.matmul(neigh_means, w_neigh)], axis=1)))
+        h0 = nxt
+    out = tf.nn.l2_normalize(h0[0], 1)
+    with tf.variable_scope("node_pred"):
+        w = tf.get_variable("weights", [12, c], initializer=glorot)
+    logits = tf.matmul(out, w)
+    loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(logits=logits,
+                                                                  labels=labels))
+    opt = tf.train.AdamOptimizer(0.01)
+    grads = opt.compute_gradients(loss)
+    step = opt.apply_gradients([(tf.clip_by_value(g, -5.0, 5.0), v) for g, v in grads])
+    use_test = tf.assign(adj_info, adj_test)
+    y = (rs.rand(n, c) < 0.4).astype(np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer(), feed_dict={adj_ph: adj_train})
+        losses = []
+        for i in range(3):
+            ids = rs.permutation(n)[:5]
+            losses.append(sess.run([loss, step], {batch: ids, labels: y[ids],
+                                                  dropout: 0.3})[0])
+        hops = sess.run([hop1, hop2], {batch: [0, 1]})
+        sess.run(use_test.op)
+        return {"losses": losses, "hops": hops,
+                "test": sess.run([loss, logits], {batch: np.arange(n), labels: y})}
