@@ -22,8 +22,10 @@ as core's.
   come from `tf.nn.fixed_unigram_candidate_sampler(distortion=0.75, unigrams=degrees)`,
   and tf1compat drew them by inverse CDF while TF draws through Walker alias tables
   (DistributionSampler: a float from one Philox word, a bucket from the next, float32
-  weights raised by powf). Fixed: the sampler now draws TF's ids; graphsage_mean, gcn and
-  maxpool print TF's losses and MRRs, seq and meanpool agree to 1e-5 after 12 Adam steps
+  weights raised by powf). Fixed: the sampler now draws TF's ids (and so does
+  `learned_unigram_candidate_sampler`, through its WeightedPicker's integer counts, which
+  had the same inverse-CDF stand-in); graphsage_mean, gcn and maxpool print TF's losses
+  and MRRs, seq and meanpool agree to 1e-5 after 12 Adam steps
   (float rounding from step 2 on, at 1 ulp), saved embeddings within 1.2e-7 (meanpool
   2.3e-4). n2v: losses and embeddings (6e-8) equal; its retraining phase prints another
   train_mrr in a few batches where a negative sample is the positive node itself, a tie
@@ -422,3 +424,20 @@ def case_graphsage_sampled_mean_aggregator_steps(tf):
         sess.run(use_test.op)
         return {"losses": losses, "hops": hops,
                 "test": sess.run([loss, logits], {batch: np.arange(n), labels: y})}
+
+
+def case_learned_unigram_sampler_draws(tf):
+    """`learned_unigram_candidate_sampler` run after run: its counts start at one per id
+    and grow by the true classes of each batch after the batch is drawn, so the ids and
+    expected counts of later runs depend on the earlier batches; with and without
+    `unique`, graph seed only and an op seed."""
+    tf.set_random_seed(7)
+    rs = np.random.RandomState(0)
+    labels = tf.placeholder(tf.int64, [None, 2])
+    samplers = {
+        "repeat": tf.nn.learned_unigram_candidate_sampler(labels, 2, 8, False, 30),
+        "unique": tf.nn.learned_unigram_candidate_sampler(labels, 2, 8, True, 30, seed=3),
+        "one_true": tf.nn.learned_unigram_candidate_sampler(labels[:, :1], 1, 5, False, 16),
+    }
+    with tf.Session() as sess:
+        return [sess.run(samplers, {labels: rs.randint(0, 6, (16, 2))}) for _ in range(4)]

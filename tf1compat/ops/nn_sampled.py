@@ -8,8 +8,9 @@ distortion, reserved ids and sharding. With `unique`, candidates are drawn until
 `num_sampled` distinct ones are found and expected counts are 1 - (1 - p)^tries (p *
 num_sampled when no draw was rejected), as TF's ExpectedCountHelper. Draws come from the
 op's per-session Philox stream (ops/_random_stream.py) read one word at a time as TF's
-SimplePhilox, so uniform and log-uniform samples equal TF's bit for bit; the unigram
-samplers keep TF's distribution but not its alias-table draws.
+SimplePhilox, so every sampler's ids equal TF's bit for bit: the fixed unigram through
+Walker alias tables built as TF's DistributionSampler builds them (from float32 weights),
+the learned unigram through its WeightedPicker's integer counts.
 """
 
 from __future__ import annotations
@@ -153,32 +154,35 @@ class _LogUniformSampler(_RangeSampler):
                         np.float64).astype(np.float32).reshape(values.shape)
 
 
-class _WeightedSampler(_RangeSampler):
-    """Samples proportionally to per-id weights (TF's unigram samplers). The draws use the
-    op's Philox stream but not TF's alias tables / weighted pickers, so the ids differ
-    from TF's while the distribution and expected counts agree."""
+class _LearnedUnigramSampler(_RangeSampler):
+    """TF's UnigramSampler: integer counts starting at 1, raised by each true class seen
+    (after the batch is drawn, never past int32's maximum in total), drawn by its
+    WeightedPicker: an exact uniform integer below the total picks the id whose count
+    interval holds it (the picker's tree descent is this search on prefix sums)."""
 
-    def __init__(self, weights: np.ndarray):
-        super().__init__(len(weights))
-        self.weights = np.asarray(weights, np.float64)
-
-    def sample(self, rnd: _SimplePhilox) -> int:
-        cdf = np.cumsum(self.weights) / self.weights.sum()
-        index = int(np.searchsorted(cdf, rnd.rand_double(), side="right"))
-        return min(index, self.range_max - 1)
-
-    def probability(self, values: np.ndarray) -> np.ndarray:
-        return (self.weights[values] / self.weights.sum()).astype(np.float32)
-
-
-class _LearnedUnigramSampler(_WeightedSampler):
     needs_updates = True
+    _INT32_MAX = 2 ** 31 - 1
 
     def __init__(self, range_max: int):
-        super().__init__(np.ones(range_max))
+        super().__init__(range_max)
+        self.counts = np.ones(range_max, np.int64)
+        self._prefix: Optional[np.ndarray] = None
+
+    def sample(self, rnd: _SimplePhilox) -> int:
+        if self._prefix is None:
+            self._prefix = np.cumsum(self.counts)
+        position = rnd.uniform32(int(self._prefix[-1]))
+        return int(np.searchsorted(self._prefix, position, side="right"))
+
+    def probability(self, values: np.ndarray) -> np.ndarray:
+        # static_cast<float>(weight) / total_weight: a float32 division.
+        return self.counts[values].astype(np.float32) / np.float32(self.counts.sum())
 
     def update(self, values: np.ndarray) -> None:
-        np.add.at(self.weights, values.reshape(-1), 1.0)
+        flat = values.reshape(-1)
+        room = self._INT32_MAX - int(self.counts.sum())
+        np.add.at(self.counts, flat[:max(0, min(len(flat), room))], 1)
+        self._prefix = None
 
 
 def _libm_float(name: str, fallback: Callable[..., np.ndarray], arity: int = 1) -> Callable:
