@@ -49,8 +49,12 @@ as core's.
   `Normal._sample_n`) and differentiates a loss that runs through it, which TF takes
   through the fed value (the producer's gradient, with the fed value where consumers read
   it and the sample drawn again in that run); tf1compat refuses it with its documented
-  UnimplementedError (runtime/plan_checks.py). Not fixed here. The cases pin the DQN
-  step and the REINFORCE table estimators.
+  UnimplementedError (runtime/plan_checks.py). Not fixed here. The Double DQN notebook
+  stops under both at TF 0.12's `tf.merge_summary`. The cases pin the DQN step and the
+  REINFORCE table estimators.
+* sjchoi86/Tensorflow-101 (Nov 2016): TF 0.11/0.12 notebooks; basic_tensorflow and
+  linear_regression stop under both at `tf.mul`, word2vec_simple at Python 2 syntax;
+  not pursued further.
 """
 
 import os
