@@ -44,12 +44,14 @@ as core's.
   within 1.1e-6 relative, rewards and all 40 variables' sums equal to 6 decimals. A3C's
   estimator_test passes under both; worker_test and policy_monitor_test fail alike under
   both (gym 0.15.7's TimeLimit refuses a step before reset; `tf.train.SummaryWriter` is
-  TF 0.12's). The Continuous MountainCar Actor-Critic runs under TF and stops on
-  tf1compat: its policy update feeds the sampled action (`clip_by_value` of
-  `Normal._sample_n`) and differentiates a loss that runs through it, which TF takes
-  through the fed value (the producer's gradient, with the fed value where consumers read
-  it and the sample drawn again in that run); tf1compat refuses it with its documented
-  UnimplementedError (runtime/plan_checks.py). Not fixed here. The Double DQN notebook
+  TF 0.12's). The Continuous MountainCar Actor-Critic stopped on tf1compat: its policy
+  update feeds the sampled action (`clip_by_value` of `Normal._sample_n`) and
+  differentiates a loss that runs through it, which TF takes through the fed value (the
+  producer's gradient, with the fed value where consumers read it and the sample drawn
+  again in that run), and tf1compat refused with an UnimplementedError. Fixed
+  (runtime/plan.py runs such a feed's producer and hands consumers the fed value carrying
+  its gradient): the policy update's gradients are TF's (the mean's cancels to 0, as in
+  TF). The Double DQN notebook
   stops under both at TF 0.12's `tf.merge_summary`. The cases pin the DQN step and the
   REINFORCE table estimators.
 * sjchoi86/Tensorflow-101 (Nov 2016): TF 0.11/0.12 notebooks; basic_tensorflow and
@@ -445,3 +447,30 @@ def case_learned_unigram_sampler_draws(tf):
     }
     with tf.Session() as sess:
         return [sess.run(samplers, {labels: rs.randint(0, 6, (16, 2))}) for _ in range(4)]
+
+
+@tolerance(rtol=1e-5, atol=1e-6)
+def case_gradient_through_a_fed_sample(tf):
+    """The Continuous MountainCar Actor-Critic's policy update: the action sampled from a
+    Normal and clipped is fed back, and the loss's gradient runs through it. TF reads the
+    fed action where the loss reads it and takes the clip's and the sample's gradients
+    with the values that run computes (the noise drawn again, so the stream advances);
+    a placeholder-free graph, seeded."""
+    tf.set_random_seed(1)
+    x = tf.Variable(0.3)
+    mu = x * 2.0
+    sigma = tf.nn.softplus(x) + 1e-5
+    dist = tf.distributions.Normal(mu, sigma)
+    action = tf.clip_by_value(dist.sample([3]), -1.0, 1.0)
+    target = tf.placeholder(tf.float32, name="target")
+    loss = tf.reduce_sum(-dist.log_prob(action) * target) - 0.1 * dist.entropy()
+    g = tf.gradients(loss, x)[0]
+    step = tf.train.AdamOptimizer(0.01).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = sess.run(action)
+        fed = np.float32([0.5, -0.2, 2.0])
+        grads = sess.run(g, {action: fed, target: 1.5})
+        sess.run(step, {action: first, target: -0.5})
+        return {"first": first, "grad": grads, "after": sess.run(action),
+                "x": sess.run(x), "fetched_fed": sess.run(action, {action: fed})}
