@@ -109,8 +109,8 @@ def case_rank_sampled_default_sampler(tf):
         num_resampled=3, num_classes=12, num_true=1, sampled_values=None,
         resampling_temperature=1.0, remove_accidental_hits=True, partition_strategy="mod"),
         ["LearnedUnigramCandidateSampler", "TopKV2"])
-    # tf1compat's learned unigram sampler keeps TF's distribution but not its alias-table
-    # draws (ops/nn_sampled.py), so only the losses' form is compared.
+    # Only the losses' form is compared (written when tf1compat's learned unigram sampler
+    # did not draw TF's ids; its draws are TF's since cases_thirdparty_realcode_ss).
     return {"finite_non_negative": bool(np.all(np.isfinite(value) & (value >= 0))),
             "shape": shape, "run_shape": list(value.shape), "ops": ops}
 

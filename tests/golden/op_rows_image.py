@@ -74,8 +74,9 @@ ROWS += [
     row("LogUniformCandidateSampler", **_SAMPLER, unique=False, range_max=20),
     row("AllCandidateSampler", true_classes=_TRUE, num_true=2, num_sampled=8, unique=True,
         seed=1, seed2=2),
-    # The unigram samplers keep TF's distribution, not its alias-table draws: compare the
-    # true classes' expected counts (exact without `unique`) and the outputs' shapes.
+    # These rows compare the true classes' expected counts (exact without `unique`) and
+    # the outputs' shapes; the unigram samplers' draws, which equal TF's too, are pinned
+    # in cases_thirdparty_realcode_ss.
     row("FixedUnigramCandidateSampler", **_SAMPLER, unique=False, range_max=10,
         unigrams=[1.0, 2.0, 3.0, 0.5, 4.0, 1.0, 1.0, 2.5, 1.5, 0.5], checked_outputs=(1,)),
     row("FixedUnigramCandidateSampler", **_SAMPLER, unique=False, range_max=10,

@@ -196,8 +196,8 @@ def recomputed_feeds(feed: List[Tensor], record: CustomGradRecord) -> Set[Tensor
     on the forward ops; a fed value would cut it. Such a tensor is computed again in the
     sub-graph from the other feeds instead, where every op between is deterministic
     (no stateful op but variable reads, no unfed placeholder: the values are then TF's);
-    otherwise it stays fed and the plan reports the UnimplementedError of
-    runtime/plan_checks.py.
+    otherwise it stays fed and the plan takes the gradient through the fed value
+    (runtime/plan.py, `_Binder.feed_through`).
     """
     from tf1compat.runtime.plan_checks import ancestors
     from tf1compat.runtime.plan_order import state_key

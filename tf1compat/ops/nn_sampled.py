@@ -8,8 +8,9 @@ distortion, reserved ids and sharding. With `unique`, candidates are drawn until
 `num_sampled` distinct ones are found and expected counts are 1 - (1 - p)^tries (p *
 num_sampled when no draw was rejected), as TF's ExpectedCountHelper. Draws come from the
 op's per-session Philox stream (ops/_random_stream.py) read one word at a time as TF's
-SimplePhilox, so uniform and log-uniform samples equal TF's bit for bit; the unigram
-samplers keep TF's distribution but not its alias-table draws.
+SimplePhilox, so every sampler's ids equal TF's bit for bit: the fixed unigram through
+Walker alias tables built as TF's DistributionSampler builds them (from float32 weights),
+the learned unigram through its WeightedPicker's integer counts.
 """
 
 from __future__ import annotations
@@ -72,6 +73,12 @@ class _SimplePhilox:
         low = self.rand32()
         return low | (self.rand32() << 32)
 
+    def rand_float(self) -> float:
+        """[0, 1) from the low 23 bits of one word (Uint32ToFloat): the float32 in [1, 2)
+        those bits make, less 1 (exact, so the Python float is TF's float)."""
+        bits = (self.rand32() & 0x7FFFFF) | 0x3F800000
+        return struct.unpack("<f", struct.pack("<I", bits))[0] - 1.0
+
     def rand_double(self) -> float:
         """[0, 1) from 20 bits of the first word and all of the second (Uint64ToDouble)."""
         high = self.rand32()
@@ -79,14 +86,24 @@ class _SimplePhilox:
         return struct.unpack("<d", struct.pack("<Q", bits))[0] - 1.0
 
     def uniform64(self, n: int) -> int:
-        """Exact uniform integer in [0, n) by rejection (TF's ExactUniformInt<uint64>)."""
-        if n & (n - 1) == 0:
-            return self.rand64() & (n - 1)
-        rem = ((1 << 64) - 1) % n + 1
-        while True:
-            value = self.rand64()
-            if value >= rem:
-                return value % n
+        """Exact uniform integer in [0, n) from 64-bit draws (ExactUniformInt<uint64>)."""
+        return _exact_uniform(n, self.rand64, 64)
+
+    def uniform32(self, n: int) -> int:
+        """Exact uniform integer in [0, n) from 32-bit draws (ExactUniformInt<uint32>)."""
+        return _exact_uniform(n, self.rand32, 32)
+
+
+def _exact_uniform(n: int, draw: Callable[[], int], bits: int) -> int:
+    """TF's ExactUniformInt: a power of two masks one draw; otherwise draws below
+    `2**bits mod n` are rejected so that `value % n` is uniform."""
+    if n & (n - 1) == 0:
+        return draw() & (n - 1)
+    rem = ((1 << bits) - 1) % n + 1
+    while True:
+        value = draw()
+        if value >= rem:
+            return value % n
 
 
 def _float32(x: float) -> float:
@@ -137,46 +154,90 @@ class _LogUniformSampler(_RangeSampler):
                         np.float64).astype(np.float32).reshape(values.shape)
 
 
-class _WeightedSampler(_RangeSampler):
-    """Samples proportionally to per-id weights (TF's unigram samplers). The draws use the
-    op's Philox stream but not TF's alias tables / weighted pickers, so the ids differ
-    from TF's while the distribution and expected counts agree."""
+class _LearnedUnigramSampler(_RangeSampler):
+    """TF's UnigramSampler: integer counts starting at 1, raised by each true class seen
+    (after the batch is drawn, never past int32's maximum in total), drawn by its
+    WeightedPicker: an exact uniform integer below the total picks the id whose count
+    interval holds it (the picker's tree descent is this search on prefix sums)."""
 
-    def __init__(self, weights: np.ndarray):
-        super().__init__(len(weights))
-        self.weights = np.asarray(weights, np.float64)
-
-    def sample(self, rnd: _SimplePhilox) -> int:
-        cdf = np.cumsum(self.weights) / self.weights.sum()
-        index = int(np.searchsorted(cdf, rnd.rand_double(), side="right"))
-        return min(index, self.range_max - 1)
-
-    def probability(self, values: np.ndarray) -> np.ndarray:
-        return (self.weights[values] / self.weights.sum()).astype(np.float32)
-
-
-class _LearnedUnigramSampler(_WeightedSampler):
     needs_updates = True
+    _INT32_MAX = 2 ** 31 - 1
 
     def __init__(self, range_max: int):
-        super().__init__(np.ones(range_max))
+        super().__init__(range_max)
+        self.counts = np.ones(range_max, np.int64)
+        self._prefix: Optional[np.ndarray] = None
+
+    def sample(self, rnd: _SimplePhilox) -> int:
+        if self._prefix is None:
+            self._prefix = np.cumsum(self.counts)
+        position = rnd.uniform32(int(self._prefix[-1]))
+        return int(np.searchsorted(self._prefix, position, side="right"))
+
+    def probability(self, values: np.ndarray) -> np.ndarray:
+        # static_cast<float>(weight) / total_weight: a float32 division.
+        return self.counts[values].astype(np.float32) / np.float32(self.counts.sum())
 
     def update(self, values: np.ndarray) -> None:
-        np.add.at(self.weights, values.reshape(-1), 1.0)
+        flat = values.reshape(-1)
+        room = self._INT32_MAX - int(self.counts.sum())
+        np.add.at(self.counts, flat[:max(0, min(len(flat), room))], 1)
+        self._prefix = None
 
 
-def _libm_float(name: str, fallback: Callable[[np.ndarray], np.ndarray]) -> Callable:
+def _libm_float(name: str, fallback: Callable[..., np.ndarray], arity: int = 1) -> Callable:
     """The C library's float function `name` (TF calls them), else numpy's float32 one."""
     try:
         fn = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
-        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-        return lambda x: float(fn(float(x)))
+        fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float] * arity
+        return fn                       # takes and returns Python floats
     except (OSError, AttributeError, TypeError):
-        return lambda x: float(fallback(np.float32(x)))
+        return lambda *x: float(fallback(*(np.float32(v) for v in x)))
 
 
 _log1pf = _libm_float("log1pf", np.log1p)
 _expm1f = _libm_float("expm1f", np.expm1)
+_powf = _libm_float("powf", np.power, arity=2)
+
+
+def _alias_tables(weights: np.ndarray) -> tuple:
+    """Walker alias tables as TF's DistributionSampler builds them: each id's share
+    `float(w * n) / sum` (the sum in double), the last small bucket paired with the last
+    large one, leftovers of rounding made certain; probabilities kept as float32."""
+    n = len(weights)
+    total = np.cumsum(weights, dtype=np.float64)[-1]      # added in order, in double
+    share = ((weights * np.float32(n)).astype(np.float64) / total).tolist()
+    alt = [-1] * n
+    low = [i for i in range(n) if share[i] < 1.0]
+    high = [i for i in range(n) if share[i] >= 1.0]
+    while high and low:
+        small, large = low.pop(), high.pop()
+        alt[small] = large
+        share[large] -= 1.0 - share[small]
+        (low if share[large] < 1.0 else high).append(large)
+    prob = np.array(share, np.float64).astype(np.float32)
+    for idx in high + low:
+        prob[idx], alt[idx] = 1.0, idx
+    return prob.tolist(), alt
+
+
+class _FixedUnigramSampler(_RangeSampler):
+    """TF's FixedUnigramSampler: float32 weights with a float32 running total, drawn
+    through alias tables (a float, then a bucket from 32-bit words, per sample)."""
+
+    def __init__(self, weights: np.ndarray):
+        super().__init__(len(weights))
+        self.weights = weights.astype(np.float32)
+        self.total = np.cumsum(self.weights, dtype=np.float32)[-1]    # float, in order
+        self.prob, self.alt = _alias_tables(self.weights)
+
+    def sample(self, rnd: _SimplePhilox) -> int:
+        r = rnd.rand_float()
+        idx = rnd.uniform32(self.range_max)
+        return idx if r < self.prob[idx] else self.alt[idx]
+
+    def probability(self, values: np.ndarray) -> np.ndarray:
+        return self.weights[values] / self.total
 
 
 def _expected_count(p: np.ndarray, batch_size: int, num_tries: int) -> np.ndarray:
@@ -272,10 +333,15 @@ def _fixed_unigram_weights(attrs: dict) -> np.ndarray:
     elif not unigrams:
         raise errors.InvalidArgumentError(None, None, "Must provide either unigrams or a "
                                                       "vocab_file.")
-    full = [0.0] * attrs["num_reserved_ids"] + unigrams
+    # float32 throughout, as TF's sampler: strtof / float attrs, powf, reserved ids as 0.
+    distortion = float(np.float32(attrs["distortion"]))
     shards, shard = attrs["num_shards"], attrs["shard"]
-    kept = [w for i, w in enumerate(full) if i % shards == shard]
-    weights = np.power(np.asarray(kept, np.float64), attrs["distortion"])
+    reserved = attrs["num_reserved_ids"]
+    kept = [0.0] * len(range(shard, reserved, shards))
+    first = (shard - reserved) % shards          # the first unigram of this shard
+    kept += [_powf(w, distortion)
+             for w in np.array(unigrams, np.float32)[first::shards].tolist()]
+    weights = np.array(kept, np.float32)
     if len(weights) != attrs["range_max"]:
         raise errors.InvalidArgumentError(
             None, None, f"range_max must equal the number of vocabulary entries in this "
@@ -289,7 +355,7 @@ _SAMPLERS = {
     "UniformCandidateSampler": lambda a: _UniformSampler(a["range_max"]),
     "LogUniformCandidateSampler": lambda a: _LogUniformSampler(a["range_max"]),
     "LearnedUnigramCandidateSampler": lambda a: _LearnedUnigramSampler(a["range_max"]),
-    "FixedUnigramCandidateSampler": lambda a: _WeightedSampler(_fixed_unigram_weights(a)),
+    "FixedUnigramCandidateSampler": lambda a: _FixedUnigramSampler(_fixed_unigram_weights(a)),
 }
 for _op_type, _make in _SAMPLERS.items():
     _attrs = dict(_SAMPLER_ATTRS)

@@ -25,6 +25,7 @@ from tf1compat.framework.tensor_shape import TensorShape, dimension_value
 from tf1compat.ops._kernels import as_int_list, static_ints
 from tf1compat.ops._eigen_cost import intra_op_threads
 from tf1compat.ops._random_stream import RandomStream
+from tf1compat.ops._shape_rules import node_desc
 from tf1compat.ops.math_ops import FLOAT, add, multiply
 
 
@@ -40,6 +41,11 @@ def _to_device(value: torch.Tensor, device: torch.device) -> torch.Tensor:
 
 
 def _output_dims(shape: Any) -> List[int]:
+    # A fed shape must be a vector, as TF's MakeShape checks (a scalar count is refused).
+    if len(tuple(shape.shape)) != 1:
+        raise errors.InvalidArgumentError(
+            None, None, "shape must be a vector of {int32,int64}, got shape "
+                        f"{_shape_str(tuple(shape.shape))}")
     dims = as_int_list(shape)
     for d in dims:
         if d < 0:
@@ -63,6 +69,9 @@ def _sampler(method: str) -> Callable[[Any, Any], Callable[..., Any]]:
 
 
 def _shape_from_input(ctx: Any) -> List[TensorShape]:
+    rank = ctx.shape(0).rank
+    if rank is not None and rank != 1:      # TF's MakeShapeFromShapeTensor: WithRank(1)
+        raise ValueError(f"Shape must be rank 1 but is rank {rank} {node_desc(ctx)}")
     return [constant_value_as_shape(ctx.inputs[0])]
 
 

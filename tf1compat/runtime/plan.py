@@ -27,7 +27,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.runtime.autograd_only import without_effects, without_effects_ops
 from tf1compat.runtime.kernel_batches import group_batchable
-from tf1compat.runtime.plan_checks import refuse_feeds_between_gradient_ends
+from tf1compat.runtime.plan_checks import feeds_between_gradient_ends
 from tf1compat.runtime.plan_order import is_back_edge, state_key, toposort
 from tf1compat.runtime.plan_rewrites import FusedChain, fused_chains, own_shape_reshapes
 
@@ -175,23 +175,38 @@ class PlanBuilder:
         `error` is raised when it runs, so the failure repeats on every run, as TF's)."""
         feeds = {t: i for i, t in enumerate(feed_tensors)}
         try:
-            modes = self.prune_modes(fetch_elems, feeds, context)
-            dataflow = any(op._type in DATAFLOW_OP_TYPES for op in modes)
-            reshapes = {} if dataflow else own_shape_reshapes(modes, feeds)
-            if reshapes:
-                # Their shape inputs are computed in the kernel: prune what only they need.
-                modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
-            order = toposort(list(modes))
-            grads = self.gradient_setup(order, for_function)
-            if grads.needs_grad and feeds:
-                refuse_feeds_between_gradient_ends(order, feeds)
+            through: Set[Tensor] = set()
+            while True:
+                modes = self.prune_modes(fetch_elems, feeds, context)
+                dataflow = any(op._type in DATAFLOW_OP_TYPES for op in modes)
+                reshapes = {} if dataflow else own_shape_reshapes(modes, feeds)
+                if reshapes:
+                    # Their shape inputs are computed in the kernel: prune what only
+                    # they need.
+                    modes = self.prune_modes(fetch_elems, feeds, context, reshapes)
+                order = toposort(list(modes))
+                grads = self.gradient_setup(order, for_function)
+                more = feeds_between_gradient_ends(order, feeds) \
+                    if grads.needs_grad and feeds and not dataflow else set()
+                if not more:
+                    break
+                # A gradient runs through these fed tensors: their producers run too
+                # (pruned again without them as feeds), and `_Binder` passes consumers
+                # the fed value with the producer's gradient (TF's semantics).
+                through |= more
+                feeds = {t: i for t, i in feeds.items() if t not in through}
             chains = {} if dataflow else fused_chains(
-                order, feeds, {e for e in fetch_elems if isinstance(e, Tensor)},
+                order, feeds, {e for e in fetch_elems if isinstance(e, Tensor)} | through,
                 grads.sources)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
                              dataflow, without_effects_ops(modes), reshapes, chains)
+            for t in through:       # the feed keeps its slot; the producer gets its own
+                binder.slots[("fed", t)] = binder.slots.pop(t)
             for op in order:
                 binder.bind(op)
+                for t in op._outputs:
+                    if t in through:
+                        binder.feed_through(t)
             binder.bind_back_edges()
             fetches, copies = binder.fetch_sources(fetch_elems)
         except errors.OpError as e:
@@ -201,7 +216,8 @@ class PlanBuilder:
             group_batchable(steps)      # optimizer updates side by side, one call
             compute_frees(steps, fetches)
         return Plan(steps, binder.feed_slots, fetches, copies, grads.needs_grad,
-                    binder.state_marks, {slot: t.name for t, slot in binder.slots.items()},
+                    binder.state_marks,
+                    {slot: _slot_name(key) for key, slot in binder.slots.items()},
                     dataflow=dataflow)
 
     def gradient_setup(self, order: List[Operation],
@@ -536,6 +552,26 @@ class _Binder:
                 marks.append(slot)
         return outs, marks
 
+    def feed_through(self, t: Tensor) -> None:
+        """After `t`'s producer is bound: its consumers read the fed value, which carries
+        the gradient of the value the producer computed (a gradient through a fed tensor
+        runs through the producer, as TF's gradient ops do)."""
+        computed = self.sources[t]
+        slot = len(self.slots)
+        self.slots[("through", t)] = slot
+        index = t.value_index
+        n = len(t._op._outputs)
+
+        def kernel(fed: Any, value: Any) -> Any:
+            out = fed + (value - value.detach()) if isinstance(value, torch.Tensor) and \
+                value.requires_grad else fed
+            return out if n == 1 else tuple(out if i == index else None for i in range(n))
+        outs: List[Optional[int]] = [None] * n
+        outs[index] = slot
+        fed_source = Source(SLOT, self.slots[("fed", t)])
+        self.steps.append(Step(t._op, kernel, [fed_source, computed], outs))
+        self.sources[t] = Source(SLOT, slot)
+
     def bind_back_edges(self) -> None:
         """Binds the loop back edges (NextIteration -> Merge) `_arguments` deferred."""
         for step_index, arg_index, t in self.back_edges:
@@ -604,6 +640,15 @@ def _fold(kernel: Callable[..., Any], args: List[Source], n_outputs: int,
         if not isinstance(value, torch.Tensor) or value.numel() > FOLD_ELEMENT_LIMIT:
             return None
     return [value.clone() for value in outs] if view else outs
+
+
+def _slot_name(key: Any) -> str:
+    """A slot's tensor name; `("fed", t)` / `("through", t)`: the feed of a tensor a
+    gradient runs through, and the value its consumers read (`_Binder.feed_through`)."""
+    if isinstance(key, Tensor):
+        return key.name
+    kind, t = key
+    return f"{t.op.name}/{kind}:{t.value_index}"
 
 
 def _is_fed(t: Tensor, feeds: Dict[Tensor, int]) -> bool:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence, Set
 
-from tf1compat.framework import errors
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
-__all__ = ["ancestors", "refuse_feeds_between_gradient_ends"]
+__all__ = ["ancestors", "feeds_between_gradient_ends"]
 
 _PLACEHOLDER_TYPES = frozenset({"Placeholder", "PlaceholderV2"})
 
@@ -29,15 +28,18 @@ def ancestors(tensors: Sequence[Tensor], differentiable_only: bool = False) -> S
     return seen
 
 
-def refuse_feeds_between_gradient_ends(order: List[Operation],
-                                        feeds: Dict[Tensor, int]) -> None:
-    """UnimplementedError for a fed tensor (not a placeholder) that a gradient's ys depend
-    on and that itself depends on the gradient's xs: TF runs the gradient ops through
-    the fed value (`tf.gradients(y, x)` with `h = f(x)` fed is dy/dh(fed) * dh/dx), while
-    the autograd graph of a run stops at a feed and would give zero."""
+def feeds_between_gradient_ends(order: List[Operation],
+                                feeds: Dict[Tensor, int]) -> Set[Tensor]:
+    """The fed tensors (not placeholders) that a gradient's ys depend on and that
+    themselves depend on the gradient's xs. TF runs the gradient ops through the fed
+    value (`tf.gradients(y, x)` with `h = f(x)` fed is dy/dh at the fed h times dh/dx
+    from h's producer, recomputed in that run), while the autograd graph of a run would
+    stop at a feed and give zero: runtime/plan.py computes such a tensor's producer too
+    and hands its consumers the fed value carrying the producer's gradient."""
     fed = [t for t in feeds if t._op._type not in _PLACEHOLDER_TYPES]
+    through: Set[Tensor] = set()
     if not fed:
-        return
+        return through
     for op in order:
         od = op._op_def
         if od.grad_sources is None or op.get_attr("f") is not None:
@@ -46,13 +48,7 @@ def refuse_feeds_between_gradient_ends(order: List[Operation],
         ys = op._inputs[:len(op.get_attr("Ty"))]
         upstream = ancestors(ys, differentiable_only=True)
         for t in fed:
-            if t in upstream and t not in xs:
-                reached = [x for x in ancestors([t]) & xs if x is not t]
-                if reached:
-                    raise errors.op_error(
-                        errors.UnimplementedError, op,
-                        f"{t.name} is fed, and the gradient {op.name} computes runs through "
-                        f"it to {reached[0].name}: TensorFlow takes that gradient through "
-                        f"the fed value; tf1compat does not support it. Feed a "
-                        f"tf.placeholder instead, or take the gradient with respect to "
-                        f"{t.name} itself")
+            if t in upstream and t not in xs and \
+                    any(x is not t for x in ancestors([t]) & xs):
+                through.add(t)
+    return through
