@@ -19,8 +19,8 @@ import tf1compat as tf
 from tf1compat.graphdef import gradient_export
 from tf1compat.graphdef import graph_export
 from tests import graph_training_cases
-from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
-                                         recorded_case, replay_tf_runs)
+from tests.gradient_export_util import (case_rtol, export_with_warnings,  # noqa: F401
+                                         fresh_graph, recorded_case, replay_tf_runs)
 
 X = np.cos(np.arange(24, dtype=np.float32)).reshape(4, 6)
 
@@ -50,7 +50,7 @@ def test_own_training_steps_give_the_weights_tf_computed_from_the_file(case, cap
         assert not warned, warned
         with tf.Session() as sess:
             spec["saver"].restore(sess, os.path.join(d, recorded["checkpoint"]))
-            replay_tf_runs(sess, recorded, arrays)
+            replay_tf_runs(sess, recorded, arrays, case_rtol(case.__name__[len("case_"):]))
 
 
 def _roundtrip(build, feeds):

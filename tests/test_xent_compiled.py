@@ -65,7 +65,7 @@ def test_infinite_logits_keep_the_loss():
 def test_compiled_graph_has_no_autograd_function():
     kernel = _kernel(True)
     formula = _grad_formulas.xent_formula(type("N", (), {"type": "SparseSoftmax"
-                                                       "CrossEntropyWithLogits"}), kernel)
+                                                       "CrossEntropyWithLogits"}), kernel, None)
     targets = []
 
     def backend(gm, inputs):

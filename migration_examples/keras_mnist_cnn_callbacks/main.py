@@ -7,8 +7,9 @@ conv(8, 3) -> conv(16, 3) -> max-pool -> dropout -> flatten -> dense(32) -> drop
 dense(10) softmax; categorical cross-entropy; Adadelta(lr=1.0).
 
 Adadelta at lr=1.0 with dropout amplifies float rounding from epoch to epoch: the thread
-count or a fused kernel moves epoch 4's val_loss by 5%, so tolerance.txt compares numbers
-at 10% and the test checks what this example is for, the callbacks' behaviour (epochs
+count or a fused kernel moves epoch 4's val_loss by up to 15% (one thread against two,
+with the dense layers' bias gradients added in TF's order), so tolerance.txt compares
+numbers at 20% and the test checks what this example is for, the callbacks' behaviour (epochs
 run, learning-rate cuts, early stop, files written, the reloaded model's predictions).
 """
 from __future__ import print_function

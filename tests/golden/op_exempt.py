@@ -56,6 +56,10 @@ EXEMPT: Dict[str, str] = {
             "is not the replayed one; covered by tests/golden/cases_thirdparty_realcode_hh.py "
             "(row forms, errors, no gradient)")
        for op in ("InplaceUpdate", "InplaceAdd", "InplaceSub", "DeepCopy")},
+    **{op: ("a ragged tensor's variant encoding (an opaque payload, decoded only by its "
+            "pair); covered end to end by tests/golden/cases_data_ragged.py and "
+            "tests/test_ragged_data.py")
+       for op in ("RaggedTensorToVariant", "RaggedTensorFromVariant")},
     "DisableCopyOnRead": ("takes a resource variable's handle and returns nothing (a no-op "
                           "here); covered by tests/test_estimator_saved_model_import.py, a "
                           "SavedModel TF 2.15 wrote with one per variable"),
