@@ -119,23 +119,3 @@ def case_column_reduction_bits(tf):
                                 "sum_keep": tf.reduce_sum(x, axes, keepdims=True)})
                 out[f"{np.dtype(dtype).name}_{'x'.join(map(str, shape))}"] = got
     return out
-
-
-@tolerance(rtol=0, atol=0)
-def case_bias_add_grad_bits(tf):
-    """BiasAddGrad (NHWC) adds row by row, in row blocks per intra-op thread where the
-    work is large enough (2 threads here)."""
-    out = {}
-    config = tf.ConfigProto(intra_op_parallelism_threads=2)
-    with tf.Graph().as_default(), tf.Session(config=config) as sess:
-        for shape, dtype in (((8, 10), np.float32), ((300, 5), np.float32),
-                             ((64, 100), np.float64), ((2000, 30), np.float32),
-                             ((4, 6, 6, 16), np.float32), ((500, 64), np.float32),
-                             ((16, 40), np.float32)):
-            upstream = _vector(int(np.prod(shape)), dtype, 17).reshape(shape)
-            bias = tf.Variable(tf.zeros([shape[-1]], dtype))
-            grad = tf.gradients(tf.nn.bias_add(tf.ones(shape, dtype), bias), bias,
-                                grad_ys=tf.constant(upstream))[0]
-            sess.run(bias.initializer)
-            out["x".join(map(str, shape))] = sess.run(grad)
-    return out

@@ -1,6 +1,5 @@
 """TF's CPU float sums added in the order TF's kernels add them: `Sum`/`Mean` (Eigen's
-reductions) and `BiasAddGrad` (TF's ReduceOuterDimensions), also where gradients of
-broadcasting ops reduce (ops/_grad_formulas.py).
+reductions), also where some gradients of broadcasting ops reduce (ops/_grad_formulas.py).
 
 A float sum's last bits depend on the order of its additions, and a training loop that
 prints `reduce_mean(loss)` (or a weight updated by a summed gradient) shows them. torch
@@ -23,12 +22,6 @@ float32 and float64 on the CPU. TF first simplifies the shape as its ReductionHe
   the first n - n % 4 rows, folded ((a0 + a1) + a2) + a3, then the leftover rows one by
   one; every other output element (a packet crossing a row end, the flat tail) adds its
   n values one by one.
-* `outer` (BiasAddGrad, NHWC: [n, k] -> [k]): ReduceOuterDimensions. Up to 32 columns a
-  thread, row blocks (at least 2,000 elements each, at most one per intra-op thread) are
-  added row by row into one buffer each and the buffers summed in order; Eigen's
-  parallelFor runs the blocks as one call (so one buffer) when its cost model gives one
-  thread. Wider rows are split by columns: each column one by one.
-
 Every sum starts from +0, so a zero result is +0 (numpy starts from the first value:
 `+ 0` restores that). numpy's `add.reduce` down the outer axis of a
 C-contiguous 2-D array is the one-by-one sum (`_down_columns`).
@@ -42,20 +35,16 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from tf1compat.ops._eigen_cost import parallel_for_ranges
-
-__all__ = ["LEAF_ELEMENTS", "eigen_sum", "outer_sum", "reduction_view", "tf_reduce_to",
+__all__ = ["LEAF_ELEMENTS", "eigen_sum", "reduction_view", "tf_reduce_to",
            "expand_with_tf_grad"]
 
 _PACKET = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}
 _LEAF_PACKETS = 1024          # Eigen's LeafSize<T>() for float and double
 # The most elements (by torch dtype) one sum may add as one Eigen leaf.
 LEAF_ELEMENTS = {torch.float32: 8 * _LEAF_PACKETS, torch.float64: 4 * _LEAF_PACKETS}
-# Above this many elements a row, column or outer reduction keeps torch's order (the
+# Above this many elements a row or column reduction keeps torch's order (the
 # emulation's numpy passes cost more than torch's sum).
 _EMULATED_ELEMENTS = 65536
-_OUTER_MIN_BLOCK = 2000       # ReduceOuterDimensions' min_block_workload
-_OUTER_COLUMNS_PER_THREAD = 32
 
 
 def reduction_view(shape: Sequence[int], dims: Sequence[int]) -> Optional[Tuple[str, tuple]]:
@@ -180,36 +169,15 @@ def _column_sums(x3: np.ndarray) -> np.ndarray:
     return out.reshape(a, k)
 
 
-def _outer_blocks(n: int, k: int, threads: int, itemsize: int) -> List[Tuple[int, int]]:
-    """The row ranges ReduceOuterDimensions adds into separate buffers."""
-    if k > threads * _OUTER_COLUMNS_PER_THREAD:
-        return [(0, n)]                                       # split by columns
-    min_block_rows = -(-_OUTER_MIN_BLOCK // k)
-    num_blocks = min(n, -(-(n * k) // min_block_rows), threads)
-    block_rows = -(-n // num_blocks)
-    # One block's cost: its bytes loaded (11/64 cycles each) and one add an element.
-    cost = block_rows * k * (itemsize * 11 / 64 + 1)
-    return [(first * block_rows, min(n, last * block_rows))
-            for first, last in parallel_for_ranges(num_blocks, cost, threads)]
-
-
-def _value(x: torch.Tensor, kind: str, sizes: Sequence[int], mean: bool,
-           threads: int) -> torch.Tensor:
+def _value(x: torch.Tensor, kind: str, sizes: Sequence[int], mean: bool) -> torch.Tensor:
     values = x.detach().contiguous().numpy().reshape(tuple(sizes))
     with np.errstate(all="ignore"):        # inf - inf is NaN, silently, as in TF's kernel
         if kind == "full":
             total = _rows_leaf_sums(values.reshape(1, -1)).reshape(())
         elif kind == "rows":
             total = _rows_leaf_sums(values)
-        elif kind == "columns":
-            total = _column_sums(values)
         else:
-            n, k = values.shape
-            parts = [_down_columns(values[a:b])
-                     for a, b in _outer_blocks(n, k, threads, values.dtype.itemsize)]
-            total = parts[0]
-            for part in parts[1:]:
-                total = total + part
+            total = _column_sums(values)
         total = total + values.dtype.type(0)
         if mean:
             count = math.prod(sizes) // max(total.size, 1)
@@ -223,9 +191,7 @@ def _kept_shape(kind: str, sizes: Sequence[int]) -> List[int]:
         return []
     if kind == "rows":
         return [sizes[0]]
-    if kind == "columns":
-        return [sizes[0], sizes[2]]
-    return [sizes[1]]                                          # outer
+    return [sizes[0], sizes[2]]                                # columns
 
 
 def _kept_ones(kind: str, sizes: Sequence[int]) -> List[int]:
@@ -234,27 +200,24 @@ def _kept_ones(kind: str, sizes: Sequence[int]) -> List[int]:
         return [1]
     if kind == "rows":
         return [sizes[0], 1]
-    if kind == "columns":
-        return [sizes[0], 1, sizes[2]]
-    return [1, sizes[1]]                                       # outer
+    return [sizes[0], 1, sizes[2]]                             # columns
 
 
 @torch.library.custom_op("tf1compat::eigen_sum", mutates_args=())
-def _eigen_sum_op(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
-                  threads: int) -> torch.Tensor:
+def _eigen_sum_op(x: torch.Tensor, kind: str, sizes: List[int], mean: bool) -> torch.Tensor:
     """An op of its own, so compiled plans call it as it is (inductor would generate its
     own reduction order)."""
-    return _value(x, kind, sizes, mean, threads)
+    return _value(x, kind, sizes, mean)
 
 
 @_eigen_sum_op.register_fake
-def _eigen_sum_shape(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
-                     threads: int) -> torch.Tensor:
+def _eigen_sum_shape(x: torch.Tensor, kind: str, sizes: List[int], mean: bool
+                     ) -> torch.Tensor:
     return x.new_empty(_kept_shape(kind, sizes))
 
 
 def _eigen_sum_context(ctx: Any, inputs: Tuple[Any, ...], output: Any) -> None:
-    x, kind, sizes, mean, _ = inputs
+    x, kind, sizes, mean = inputs
     ctx.shape, ctx.kind, ctx.sizes, ctx.mean = x.shape, kind, list(sizes), mean
 
 
@@ -263,7 +226,7 @@ def _eigen_sum_backward(ctx: Any, grad: torch.Tensor) -> tuple:
         count = math.prod(ctx.sizes) // max(math.prod(_kept_shape(ctx.kind, ctx.sizes)), 1)
         grad = grad / count                                   # TF's Mean grad: truediv
     grad = grad.reshape(_kept_ones(ctx.kind, ctx.sizes)).expand(ctx.sizes)
-    return grad.reshape(ctx.shape), None, None, None, None
+    return grad.reshape(ctx.shape), None, None, None
 
 
 _eigen_sum_op.register_autograd(_eigen_sum_backward, setup_context=_eigen_sum_context)
@@ -273,21 +236,20 @@ class _EigenSum(torch.autograd.Function):
     """The same with a cheaper autograd node, for plans that run op by op."""
 
     @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
-                threads: int) -> torch.Tensor:
-        _eigen_sum_context(ctx, (x, kind, sizes, mean, threads), None)
-        return _value(x, kind, sizes, mean, threads)
+    def forward(ctx: Any, x: torch.Tensor, kind: str, sizes: List[int], mean: bool
+                ) -> torch.Tensor:
+        _eigen_sum_context(ctx, (x, kind, sizes, mean), None)
+        return _value(x, kind, sizes, mean)
 
     backward = staticmethod(_eigen_sum_backward)
 
 
-def _run(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
-         threads: int) -> torch.Tensor:
+def _run(x: torch.Tensor, kind: str, sizes: List[int], mean: bool) -> torch.Tensor:
     if torch.compiler.is_compiling():
-        return _eigen_sum_op(x, kind, sizes, mean, threads)
+        return _eigen_sum_op(x, kind, sizes, mean)
     if x.requires_grad and torch.is_grad_enabled():
-        return _EigenSum.apply(x, kind, sizes, mean, threads)
-    return _value(x, kind, sizes, mean, threads)
+        return _EigenSum.apply(x, kind, sizes, mean)
+    return _value(x, kind, sizes, mean)
 
 
 def _exporting() -> bool:
@@ -315,19 +277,9 @@ def eigen_sum(x: torch.Tensor, dims: Sequence[int], mean: bool = False
     kind, sizes = view
     if kind in ("full", "rows") and sizes[-1] < 5:
         return None
-    out = _run(x, kind, list(sizes), mean, 0)
+    out = _run(x, kind, list(sizes), mean)
     reduced = {d % x.dim() for d in dims}
     return out.reshape([n for i, n in enumerate(x.shape) if i not in reduced])
-
-
-def outer_sum(x: torch.Tensor, threads: int) -> Optional[torch.Tensor]:
-    """BiasAddGrad's sum of `x` over every dimension but the last (NHWC), added as TF's
-    ReduceOuterDimensions does on `threads` intra-op threads; None where torch's order is
-    kept (other devices and dtypes, above 65,536 elements)."""
-    if not _emulated(x) or x.dim() < 2 or x.numel() == 0 or x.numel() > _EMULATED_ELEMENTS:
-        return None
-    k = x.shape[-1]
-    return _run(x, "outer", [x.numel() // k, k], False, threads)
 
 
 def tf_reduce_to(grad: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:
@@ -345,33 +297,23 @@ def tf_reduce_to(grad: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:
     return out.reshape(shape)
 
 
-def _reduce_back(grad: torch.Tensor, shape: Sequence[int], threads: int) -> torch.Tensor:
-    if threads:                      # BiasAddGrad: every dimension but the last
-        out = outer_sum(grad, threads)
-        if out is None:
-            out = grad.reshape(-1, grad.shape[-1]).sum(0)
-        return out
-    return tf_reduce_to(grad, shape)
-
-
 @torch.library.custom_op("tf1compat::expand_tf_grad", mutates_args=())
-def _expand_op(x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
+def _expand_op(x: torch.Tensor, shape: List[int]) -> torch.Tensor:
     """`_Expand` for compiled plans (a custom op cannot return a view: a copy)."""
     return x.expand(shape).clone()
 
 
 @_expand_op.register_fake
-def _expand_shape(x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
+def _expand_shape(x: torch.Tensor, shape: List[int]) -> torch.Tensor:
     return x.new_empty(shape)
 
 
 def _expand_context(ctx: Any, inputs: Tuple[Any, ...], output: Any) -> None:
-    x, _, threads = inputs
-    ctx.in_shape, ctx.threads = tuple(x.shape), threads
+    ctx.in_shape = tuple(inputs[0].shape)
 
 
 def _expand_backward(ctx: Any, grad: torch.Tensor) -> tuple:
-    return _reduce_back(grad, ctx.in_shape, ctx.threads), None, None
+    return tf_reduce_to(grad, ctx.in_shape), None
 
 
 _expand_op.register_autograd(_expand_backward, setup_context=_expand_context)
@@ -381,19 +323,18 @@ class _Expand(torch.autograd.Function):
     """x broadcast to `shape`; its gradient summed back in TF's order."""
 
     @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, shape: List[int], threads: int) -> torch.Tensor:
-        _expand_context(ctx, (x, shape, threads), None)
+    def forward(ctx: Any, x: torch.Tensor, shape: List[int]) -> torch.Tensor:
+        _expand_context(ctx, (x, shape), None)
         return x.expand(shape)
 
     backward = staticmethod(_expand_backward)
 
 
-def expand_with_tf_grad(x: torch.Tensor, shape: Sequence[int], bias_threads: int = 0
-                        ) -> torch.Tensor:
+def expand_with_tf_grad(x: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:
     """`x` broadcast to `shape` for a broadcasting op whose gradient TF sums with `Sum`
-    (`bias_threads` 0) or BiasAddGrad (NHWC, on that many intra-op threads)."""
+    over the broadcast axes."""
     if torch.compiler.is_compiling():
         if _exporting():
             return x.expand(shape)
-        return _expand_op(x, list(shape), bias_threads)
-    return _Expand.apply(x, list(shape), bias_threads)
+        return _expand_op(x, list(shape))
+    return _Expand.apply(x, list(shape))

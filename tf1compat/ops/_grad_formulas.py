@@ -23,11 +23,10 @@ from typing import Any, Callable, Optional
 
 import torch
 
-from tf1compat.ops._eigen_cost import default_intra_op_threads, intra_op_threads
 from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
 from tf1compat.ops._kernels import dynamo_tracing
 
-__all__ = ["sum_to", "bias_add_formula", "tf_broadcast_binary",
+__all__ = ["sum_to", "tf_broadcast_binary",
            "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
            "mul_no_nan_formula", "xdivy_formula", "xlogy_formula", "atan2_formula",
            "xlog1py_formula", "zeta_formula", "polygamma_formula", "cumprod_formula",
@@ -325,10 +324,6 @@ class _XentApply(torch.autograd.Function):
         return None, None, grad, grad_labels
 
 
-def _float_cpu_dtype(node: Any) -> bool:
-    return node.outputs[0].dtype.name in ("float32", "float64")
-
-
 def tf_broadcast_binary(fn: Callable[..., Any], x: Any, y: Any) -> Any:
     """`fn(x, y)` for a broadcasting elementwise op, each input that needs a gradient and
     a broadcast entering broadcast already, through a node whose backward sums the
@@ -340,20 +335,3 @@ def tf_broadcast_binary(fn: Callable[..., Any], x: Any, y: Any) -> Any:
         if y.requires_grad and y.shape != shape:
             y = expand_with_tf_grad(y, shape)
     return fn(x, y)
-
-
-def bias_add_formula(node: Any, kernel: Callable[..., Any], kctx: Any
-                     ) -> Optional[Callable[..., Any]]:
-    """BiasAdd (NHWC) of floats: the bias gradient is BiasAddGrad's sum over the other
-    dimensions, in the order TF's ReduceOuterDimensions adds on the session's intra-op
-    threads (ops/_eigen_reduce.py)."""
-    if not _float_cpu_dtype(node) or node.attrs.get("data_format", "NHWC").startswith("NC"):
-        return None
-    threads = intra_op_threads(kctx) if kctx is not None else default_intra_op_threads()
-
-    def run(x: Any, b: Any) -> Any:
-        if (b.requires_grad and torch.is_grad_enabled() and not x.is_cuda and x.dim() >= 2
-                and b.dim() == 1 and x.shape[-1] == b.shape[0]):
-            return x + expand_with_tf_grad(b, x.shape, threads)
-        return kernel(x, b)
-    return run

@@ -166,11 +166,10 @@ def conv_bias_kernel(conv: Any, bias_add: Any, relu: Optional[Any], kctx: Any
     return run
 
 
-def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable, bool]]:
+def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable]]:
     """For a Relu of a BiasAdd of a Conv2D, or a BiasAdd of a Conv2D not consumed by a Relu
-    alone: (the chain's ops, its inputs [x, filter, bias], the fused kernel's factory,
-    True: its gradients are its own); else None. The plan checks that nothing else reads
-    the intermediates."""
+    alone: (the chain's ops, its inputs [x, filter, bias], the fused kernel's factory);
+    else None. The plan checks that nothing else reads the intermediates."""
     relu = op if op._type == "Relu" else None
     bias_add = op._inputs[0]._op if relu is not None else op
     if bias_add._type != "BiasAdd" or bias_add.attrs["T"].name != "float32":
@@ -182,10 +181,7 @@ def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable, b
         return None      # its Relu ends the chain
     chain = [conv, bias_add] + ([relu] if relu is not None else [])
     inputs = [conv._inputs[0], conv._inputs[1], bias_add._inputs[1]]
-    # True: the fused kernel's gradients are its own (`_gradients`: the bias gradient
-    # is torch's sum, where BiasAdd's grad_formula would add in TF's order up to 64k
-    # elements; a convolution's output is rarely that small).
-    return chain, inputs, lambda kctx: conv_bias_kernel(conv, bias_add, relu, kctx), True
+    return chain, inputs, lambda kctx: conv_bias_kernel(conv, bias_add, relu, kctx)
 
 
 PLAN_FUSIONS["conv_bias"] = match_conv_bias

@@ -28,7 +28,6 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from tf1compat.ops import array_ops, math_ops
-from tf1compat.ops._grad_formulas import bias_add_formula
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.creation_ops import range as _range
@@ -308,7 +307,7 @@ def _check_bias(x: torch.Tensor, b: torch.Tensor, axis: int) -> None:
 declare("BiasAdd", inputs=["value: T", "bias: T"], outputs=["output: T"],
         attrs={"T": Type(math_ops.NUMBER), "data_format": "NHWC"},
         shape=_bias_add_shape, kernel=_bias_add_kernel, grad_names=names(Pass(0), "BiasAddGrad"),
-        grad_formula=bias_add_formula, flops=flops.bias_add)
+        flops=flops.bias_add)
 
 
 def _format_attr(data_format: Optional[str]) -> str:
