@@ -462,6 +462,9 @@ class _Binder:
                 (od.state_alias is not None or od.forwards_alias):
             kernel = None
         if self.grads.rewriter is not None and kernel is not None:
+            # (A custom gradient's captured forward values, in a region's function.)
+            args += [self._input_source(op, t, device, False)
+                     for t in self.grads.rewriter.call_captures(op)]
             try:
                 kernel = self.grads.rewriter.wrap(op, kernel, kctx)
             except (ValueError, TypeError, NotImplementedError) as e:
