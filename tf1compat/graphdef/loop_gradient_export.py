@@ -97,6 +97,8 @@ from tf1compat.graphdef.loop_gradient_slices import SliceAccumulators
 from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
+from tf1compat.graphdef.loop_second_order import (
+    SecondOrderPlan, holds_loop_gradient, plan_second_order, write_second_order)
 
 __all__ = ["write_loop_gradient"]
 
@@ -126,13 +128,26 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
                           o.inputs[_FILL_VALUE_INPUT[o.type]] in xs)]
     if fills:
         reached |= forward_reach(fills)
+    # First gradient ops through loops that this one differentiates: constructs of the
+    # region (loop_second_order.py), whose own regions are theirs alone.
+    firsts = sorted((o for o in upstream if o in reached and holds_loop_gradient(o)),
+                    key=lambda o: o._id)
+    if firsts:
+        upstream = data_upstream(ys, set(firsts))
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
                     and o.attrs.get("loop") is not None), key=lambda o: o._id)
     conds = sorted((o for o in upstream if o in reached and o._control_flow_context is None
                     and holds_loop(o)), key=lambda o: o._id)
-    if not loops and not conds:
+    if not loops and not conds and not firsts:
         return None
     reason = unsupported(op)
+    if reason is not None and _differentiated_as_construct(op):
+        reason = None
+    seconds: List[SecondOrderPlan] = []
+    for first in firsts:
+        if reason is None:
+            second, reason = plan_second_order(first, reached)
+            seconds.append(second)
     plans: List[LoopPlan] = []
     for loop in loops:
         if reason is None:
@@ -143,13 +158,22 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
         return False
     marks = (len(writer.nodes), len(writer.functions.library.function))
     try:
-        _LoopGradientWriter(writer, op, plans, conds).write(ys, xs, dys)
+        _LoopGradientWriter(writer, op, plans, conds, seconds=seconds).write(ys, xs, dys)
     except _Unwritable as e:
         del writer.nodes[marks[0]:]
         del writer.functions.library.function[marks[1]:]
         warn_once(op, str(e))
         return False
     return True
+
+
+def _differentiated_as_construct(op: Operation) -> bool:
+    """Whether `op`, a gradient op differentiated again, is written as a first-order
+    one: the gradients of it differentiate it as a construct (loop_second_order.py),
+    never its TF form."""
+    attrs = op.attrs
+    return bool(attrs["create_graph"]) and not attrs["jacobian"] and not attrs["Tc"] and \
+        holds_loop_gradient(op) and plan_second_order(op, set())[0] is not None
 
 
 class _Unwritable(Exception):
@@ -161,10 +185,13 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
     """Writes the nodes of one gradient op with loops in its region."""
 
     def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
-                 conds: List[Operation] = (), context: Any = None, pivot: str = ""):
+                 conds: List[Operation] = (), context: Any = None, pivot: str = "",
+                 seconds: List[SecondOrderPlan] = ()):
         self.writer = writer
         self.op = op
         self.plans = plans
+        # first gradient ops through loops this one differentiates (loop_second_order.py)
+        self.seconds = list(seconds)
         # tf.conds with loops in a branch (cut like loops: `_cond_gradient`); `context`:
         # the branch this writes the gradient of, `pivot` the node its values wait for
         self.conds = list(conds)
@@ -172,9 +199,11 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         self.pivot = pivot
         self.prefix = op.name
         self.stops = {plan.op for plan in plans} | set(self.conds) | \
-            {r for plan in plans for readers in plan.writes.values() for r in readers}
+            {r for plan in plans for readers in plan.writes.values() for r in readers} | \
+            {second.op for second in self.seconds}
         self.loop_outputs = [t for plan in plans for t in plan.sources] + [
-            t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating]
+            t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating
+        ] + [t for second in self.seconds for t in second.op.outputs]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
         # a gather of an outermost loop's body -> its accumulated (indices, values) Exits
         self.slice_exits: Dict[Operation, Tuple[str, str]] = {}
@@ -283,10 +312,19 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         sources = set(xs) | set(self.loop_outputs)
         reached = forward_reach(xs + self.loop_outputs, self.stops)
         constructs = sorted([(plan.op._id, plan) for plan in self.plans] +
-                            [(cond._id, cond) for cond in self.conds],
+                            [(cond._id, cond) for cond in self.conds] +
+                            [(second.op._id, second) for second in self.seconds],
                             key=lambda pair: pair[0], reverse=True)
         for _, item in constructs:
-            if isinstance(item, LoopPlan):
+            if isinstance(item, SecondOrderPlan):
+                outputs = list(item.op.outputs)
+                if not any(len(self.sums.get(t, ())) for t in outputs):
+                    continue
+                scope = f"{self.prefix}/{item.op.name}_second_order/"
+                grads = write_second_order(self, item, [
+                    self._total(scope + "grad_out", self.sums.get(t, []), t)
+                    for t in outputs])
+            elif isinstance(item, LoopPlan):
                 outputs = item.sources
                 if not any(len(self.sums.get(t, ())) for t in outputs):
                     continue

@@ -1,0 +1,431 @@
+"""A gradient of a gradient through a tf.while_loop in a form real TF runs.
+
+TF cannot differentiate the first-order form (loop_gradient_export.py: a backward loop
+calling `SymbolicGradient` of the body's function): TF 2.21 has no function gradient for
+While, Switch or Merge, and a SymbolicGradient of a function calling SymbolicGradient
+fails ("No gradient defined for op: AddN"; probes in docs/graphs.md). So the second
+gradient op treats the first one, `g = d<ys1, dys1>/dx1`, as a construct of its region
+(like a loop) whose gradient it writes itself. Given the gradient `u` of g, what it
+needs is the gradient of `<g, u>` (u held fixed) with respect to the values g's region
+reads from outside ("leaves": the loop's initial values, the tensors its body
+captures, the outside inputs of the ops after the loop). And `<g, u>` is the directional
+derivative of `<ys1, dys1>` along `u` on the sources x1: a forward-mode product, which
+needs no gradient of a gradient:
+
+* a `StatelessWhile` runs the loop again carrying, beside each floating loop variable,
+  its tangent (u where the variable's initial value is a source, else zeros; a captured
+  source's tangent u enters likewise), the body written op by op with its tangents
+  (tangent_lowering.py), and pushes each iteration's variables and tangents on
+  TensorLists;
+* the ops after the loop are a function returning the tangents of ys1; TF's
+  `SymbolicGradient` of it given dys1 is the gradient of `<ys1', dys1>`: with respect
+  to the loop's final values and tangents, and to the outside values those ops read;
+* a second `StatelessWhile` runs the iterations backwards, pops the pushed values and
+  calls `SymbolicGradient` of the body's tangent function (all its ops are ones TF
+  differentiates in a function), carrying the gradients of the variables and tangents
+  and summing those of the captured tensors. Its results are the gradients of the
+  loop's initial values and captures.
+
+The first gradient op itself is written as usual (loop_gradient_export.py; its
+`create_graph` no longer matters, as nothing differentiates its TF form). What this
+writes: a first gradient op whose region is one top-level loop and ops after it, the
+body and those ops of the op types of tangent_lowering.TANGENTS (and ops without
+floating outputs: the counter), sources that are the loop's initial values, captured
+tensors or outside inputs of the ops after it (or their Identity/ReadVariableOp). Other
+regions keep tf1compat's form (warned, the reason naming the op type).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Set, Tuple
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.operation import Operation
+from tf1compat.framework.tensor import Tensor
+from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.serialization.messages import AttrValue, FunctionDef, NameAttrList
+from tf1compat.graphdef.function_export import output_arg
+from tf1compat.graphdef.function_nodes import NodeBuilder
+from tf1compat.graphdef.gradient_export import data_upstream, forward_reach, lower_op
+from tf1compat.graphdef.graph_io import op_to_node_def
+from tf1compat.graphdef.tangent_lowering import TANGENTS, zeros_of
+
+__all__ = ["SecondOrderPlan", "plan_second_order", "holds_loop_gradient",
+           "write_second_order"]
+
+_UNKNOWN = TensorShape(None)
+_HEADS = ("Identity", "ReadVariableOp")   # a source's value as the loop reads it
+
+
+def _region(op: Operation) -> Tuple[List[Tensor], List[Tensor], List[Tensor], Set[Operation]]:
+    """(ys, sources, grad_ys) of gradient op `op` and the ops of its forward region."""
+    attrs = op.attrs
+    ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
+    inputs = list(op.inputs)
+    ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
+    return ys, xs, dys, data_upstream(ys) & forward_reach(xs)
+
+
+def holds_loop_gradient(op: Operation) -> bool:
+    """Whether `op` is a gradient op (tf1compat's form) that is differentiated again and
+    whose region holds a while loop."""
+    if op.type != "SymbolicGradient" or op.attrs.get("f") is not None or \
+            not op.attrs.get("create_graph"):
+        return False
+    return any(o.type == "While" for o in _region(op)[3])
+
+
+class SecondOrderPlan:
+    """What the gradient of first gradient op `op` needs (see the module docstring)."""
+
+    def __init__(self, op: Operation, loop: Operation):
+        self.op = op
+        self.loop = loop
+        self.info = loop.attrs["loop"]
+        self.ys, self.xs, self.dys, _ = _region(op)
+        self.body: List[Operation] = []       # body ops (not its arguments), in order
+        self.cond: List[Operation] = []       # the loop condition's ops
+        self.tail: List[Operation] = []       # ops after the loop computing the ys
+        self.captures: List[Tensor] = []      # outside tensors the body and cond read
+        self.leaves: List[Tensor] = []        # outside tensors the tail reads
+        self.active: Dict[Tensor, int] = {}   # a value standing for source k -> k
+
+    @property
+    def inits(self) -> List[Tensor]:
+        return list(self.loop.inputs[:len(self.info.body_args)])
+
+    @property
+    def floats(self) -> List[int]:
+        """The indices of the floating loop variables."""
+        return [k for k, t in enumerate(self.info.body_args) if t.dtype.base_dtype.is_floating]
+
+
+def _source(t: Tensor, xs: List[Tensor]) -> Optional[int]:
+    """The index of the source `t` is (or reads through an Identity/ReadVariableOp)."""
+    for k, x in enumerate(xs):
+        if t is x or (t.op.type in _HEADS and t.op.inputs and t.op.inputs[0] is x):
+            return k
+    return None
+
+
+def _op_reason(member: Operation) -> Optional[str]:
+    if member.type in ("If", "While", "Case") or "TensorArray" in member.type:
+        return f"op type {member.type} (a nested construct)"
+    if member._op_def.stateful or member.control_inputs:
+        return f"the stateful or ordered op type {member.type}"
+    if any(t.dtype.base_dtype.is_floating for t in member.outputs) and \
+            member.type not in TANGENTS:
+        return f"op type {member.type} (no tangent written)"
+    return None
+
+
+def plan_second_order(op: Operation, reached: Set[Operation]
+                      ) -> Tuple[Optional[SecondOrderPlan], Optional[str]]:
+    """The plan of the gradient of first gradient op `op` inside a second one (whose
+    sources reach the ops `reached`), or why it has none TF runs."""
+    ys, xs, dys, region = _region(op)
+    prefix = f"the gradient of {op.name} through a loop is differentiated again: "
+    loops = [o for o in region if o.type == "While"]
+    if len(loops) != 1 or loops[0].attrs.get("loop") is None or \
+            loops[0]._control_flow_context is not None:
+        return None, prefix + "its region holds other than one top-level while loop"
+    if any(d.op in reached for d in dys):
+        return None, prefix + "its grad_ys are computed from the sources"
+    if not all(x.dtype.base_dtype.is_floating or x.dtype.base_dtype == D.resource
+               for x in xs):
+        return None, prefix + "a source is not floating"
+    plan = SecondOrderPlan(op, loops[0])
+    info = plan.info
+    after = forward_reach(list(plan.loop.outputs))
+    for member in sorted(region - {plan.loop}, key=lambda o: o._id):
+        if member in after:
+            plan.tail.append(member)
+        elif member.type not in _HEADS or _source(member.outputs[0], xs) is None:
+            return None, prefix + (f"the loop's inputs are computed from the sources by "
+                                   f"op type {member.type}")
+    for region_ops, target, names in ((info.body_region.ops, plan.body, info.body_args),
+                                      (_cond_ops(info), plan.cond, info.cond_args)):
+        inside = set(region_ops)
+        for member in region_ops:
+            if member.type == "_Arg":
+                continue
+            target.append(member)
+            for t in member.inputs:
+                if t.op not in inside and t not in names and t not in plan.captures:
+                    plan.captures.append(t)
+    tail = set(plan.tail)
+    for member in plan.tail:
+        for t in member.inputs:
+            if t.op not in tail and t.op is not plan.loop and t not in plan.leaves:
+                plan.leaves.append(t)
+    for member in plan.body + plan.cond + plan.tail:
+        reason = _op_reason(member)
+        if reason is not None:
+            return None, prefix + "its loop body or the ops after it hold " + reason
+    for t in plan.inits + plan.captures + plan.leaves:
+        k = _source(t, xs)
+        if k is not None:
+            plan.active[t] = k
+        elif t.op in region:
+            return None, prefix + f"{t.name} is computed from the sources"
+        if t.dtype.base_dtype in (D.resource, D.variant) or t.dtype._is_ref_dtype:
+            return None, prefix + f"its loop reads {t.name} of type {t.dtype.name}"
+    return plan, None
+
+
+def _cond_ops(info: Any) -> List[Operation]:
+    """The ops of the loop condition (those computing `info.pred` from the cond's
+    arguments), in creation order."""
+    args = set(info.cond_args)
+    found: Set[Operation] = set()
+    stack = [info.pred.op]
+    while stack:
+        current = stack.pop()
+        if current in found or current._control_flow_context is None or \
+                any(t in args for t in current.outputs):
+            continue
+        found.add(current)
+        stack.extend(t.op for t in current.inputs)
+    return sorted(found, key=lambda o: o._id)
+
+
+class _Function:
+    """The NodeDefs of one function written here: the forward ops of the loop (or of the
+    ops after it) with their tangents."""
+
+    def __init__(self, prefix: str):
+        self.fdef = FunctionDef()
+        self.b = NodeBuilder(prefix)
+        self.value: Dict[Tensor, str] = {}
+        self.tangent: Dict[Tensor, Optional[str]] = {}
+
+    def arg(self, dtype: Any) -> str:
+        name = f"arg_{len(self.fdef.signature.input_arg)}"
+        self.fdef.signature.input_arg.add(name=name, type=dtype.as_datatype_enum)
+        return name
+
+    def bind(self, t: Tensor, dtype: Any = None) -> str:
+        self.value[t] = self.arg(dtype or t.dtype.base_dtype)
+        return self.value[t]
+
+    def write(self, ops: List[Operation]) -> None:
+        """Writes `ops` and the tangents of their floating outputs."""
+        for member in ops:
+            names = [self.value[t] for t in member.inputs]
+            lowered = lower_op(member, names)
+            if lowered is not None:
+                self.b.nodes.extend(lowered[0])
+                outs = lowered[1]
+            else:
+                node = op_to_node_def(member, clear_devices=True)
+                del node.input[:]
+                node.input.extend(names)
+                self.b.nodes.append(node)
+                outs = [f"{member.name}:{output_arg(member, k)}"
+                        for k in range(len(member.outputs))]
+            self.value.update(zip(member.outputs, outs))
+            dx = [self.tangent.get(t) for t in member.inputs]
+            if member.type in TANGENTS and any(d is not None for d in dx):
+                tangents = TANGENTS[member.type](member, names, dx, outs, self.b)
+                self.tangent.update(zip(member.outputs, tangents))
+
+    def tangent_of(self, t: Tensor) -> str:
+        found = self.tangent.get(t)
+        return found if found is not None else zeros_of(self.value[t], t.dtype.base_dtype,
+                                                        self.b)
+
+    def finish(self, functions: Any, name: str, outputs: List[Tuple[str, Any]]
+               ) -> AttrValue:
+        """Adds the function (results `outputs`: (value, dtype)) to the library."""
+        fname = functions._unique(name.replace("/", "_"))
+        self.fdef.signature.name = fname
+        self.fdef.node_def.extend(self.b.nodes)
+        for k, (value, dtype) in enumerate(outputs):
+            self.fdef.signature.output_arg.add(name=f"output_{k}",
+                                               type=dtype.as_datatype_enum)
+            self.fdef.ret[f"output_{k}"] = value
+        functions.library.function.append(self.fdef)
+        return AttrValue(func=NameAttrList(name=fname))
+
+
+def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
+                       ) -> List[Tuple[Tensor, str]]:
+    """Writes, through `w` (loop_gradient_export's writer), the gradient of the first
+    gradient op of `plan` given the gradients `output_grads` of its outputs (one per
+    source); returns (leaf tensor, its gradient) for the floating leaves."""
+    info = plan.info
+    base = w.writer._strip(w.writer.unique(f"{w.prefix}/{plan.op.name}_second_order")) + "/"
+    functions = w.writer.functions
+    n, floats = len(info.body_args), plan.floats
+    var_types = [t.dtype.base_dtype for t in info.body_args]
+    float_types = [var_types[k] for k in floats]
+    active = [c for c in plan.captures if c in plan.active]
+    cap_types = [c.dtype.base_dtype for c in plan.captures]
+    act_types = [c.dtype.base_dtype for c in active]
+    n_lists = n + len(floats)
+    # The forward loop with tangents: its variables are the loop's, their tangents, the
+    # captures and their tangents, then the lists of each iteration's values.
+    jv_types = var_types + float_types + cap_types + act_types + [D.variant] * n_lists
+
+    def core(fn: _Function, args: List[Tensor]) -> None:
+        """Binds the body's arguments and writes its ops with their tangents."""
+        for t in args:
+            fn.bind(t)
+        for k in floats:
+            fn.tangent[info.body_args[k]] = fn.arg(var_types[k])
+        for c in plan.captures:
+            fn.bind(c)
+        for c in active:
+            fn.tangent[c] = fn.arg(c.dtype.base_dtype)
+    # K: the body's tangent function, which the backward loop differentiates
+    k_fn = _Function("tangent")
+    core(k_fn, info.body_args)
+    k_fn.write(plan.body)
+    k_outputs = [info.body_outputs[k] for k in floats]
+    func_k = k_fn.finish(functions, base + "body_tangents", [
+        (k_fn.value[t], t.dtype.base_dtype) for t in k_outputs] + [
+        (k_fn.tangent_of(t), t.dtype.base_dtype) for t in k_outputs])
+    # the forward loop's body and condition
+    body = _Function("tangent")
+    core(body, info.body_args)
+    lists = [body.arg(D.variant) for _ in range(n_lists)]
+    body.write(plan.body)
+    pushed = [body.value[t] for t in info.body_args] + \
+        [body.tangent[info.body_args[k]] for k in floats]
+    pushes = [body.b.add("TensorListPushBack", [handle, value], {"element_dtype": dtype})
+              for handle, value, dtype in zip(lists, pushed, var_types + float_types)]
+    func_body = body.finish(functions, base + "forward_body", [
+        (body.value[t], dtype) for t, dtype in zip(info.body_outputs, var_types)] + [
+        (body.tangent_of(info.body_outputs[k]), var_types[k]) for k in floats] + [
+        (body.value[c], c.dtype.base_dtype) for c in plan.captures] + [
+        (body.tangent[c], c.dtype.base_dtype) for c in active] + [
+        (p, D.variant) for p in pushes])
+    cond = _Function("cond")
+    for t, dtype in zip(info.cond_args, var_types):
+        cond.bind(t, dtype)
+    for dtype in float_types:
+        cond.arg(dtype)
+    for c in plan.captures:
+        cond.bind(c)
+    for dtype in act_types + [D.variant] * n_lists:
+        cond.arg(dtype)
+    cond.write(plan.cond)
+    func_cond = cond.finish(functions, base + "forward_cond", [(cond.value[info.pred],
+                                                                D.bool)])
+    # its inputs
+    minus_one = w._const(base + "element_shape", -1, D.int32)
+
+    def tangent_init(t: Tensor) -> str:
+        if t in plan.active:
+            return output_grads[plan.active[t]]
+        return w._node(base + "zeros", "ZerosLike", [w._name(t)],
+                       {"T": t.dtype.base_dtype}, [t.shape])
+    inits = [w._name(t) for t in plan.inits] + \
+        [tangent_init(plan.inits[k]) for k in floats] + \
+        [w._name(c) for c in plan.captures] + [tangent_init(c) for c in active] + \
+        [w._node(base + "EmptyTensorList", "EmptyTensorList", [minus_one, minus_one],
+                 {"element_dtype": dtype, "shape_type": D.int32}, [TensorShape([])])
+         for dtype in var_types + float_types]
+    forward = _while(w, base + "forward", inits, jv_types, func_cond, func_body)
+    first_list = len(jv_types) - n_lists
+    # the ops after the loop: the tangents of the ys, differentiated given grad_ys
+    tail = _Function("tangent")
+    for t in plan.loop.outputs[:n]:
+        tail.bind(t)
+    for k in floats:
+        tail.tangent[plan.loop.outputs[k]] = tail.arg(var_types[k])
+    for t in plan.leaves:
+        tail.bind(t)
+    tail_active = [t for t in plan.leaves if t in plan.active]
+    for t in tail_active:
+        tail.tangent[t] = tail.arg(t.dtype.base_dtype)
+    tail.write(plan.tail)
+    func_tail = tail.finish(functions, base + "after_loop_tangents", [
+        (tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+    tail_inputs = [f"{forward}:{k}" for k in range(n + len(floats))] + \
+        [w._name(t) for t in plan.leaves] + [tangent_init(t) for t in tail_active]
+    tail_types = var_types + float_types + [t.dtype.base_dtype for t in plan.leaves] + \
+        [t.dtype.base_dtype for t in tail_active]
+    tail_grad = w._gradient_node(base + "after_loop_grad", func_tail, tail_inputs,
+                                 tail_types, [w._name(d) for d in plan.dys],
+                                 [y.dtype.base_dtype for y in plan.ys],
+                                 [_UNKNOWN] * len(tail_inputs))
+    found = [(t, f"{tail_grad}:{n + len(floats) + j}") for j, t in enumerate(plan.leaves)
+             if t.dtype.base_dtype.is_floating]
+    # the backward loop
+    summed = [c for c in plan.captures if c.dtype.base_dtype.is_floating]
+    count = w._node(base + "count", "TensorListLength", [f"{forward}:{first_list}"], {},
+                    [TensorShape([])])
+    bw_inits = [count] + [f"{tail_grad}:{k}" for k in floats] + \
+        [f"{tail_grad}:{n + j}" for j in range(len(floats))] + \
+        [w._node(base + "zeros", "ZerosLike", [w._name(c)], {"T": c.dtype.base_dtype},
+                 [c.shape]) for c in summed] + \
+        [f"{forward}:{first_list + j}" for j in range(n_lists)] + \
+        [w._name(c) for c in plan.captures] + [tangent_init(c) for c in active]
+    bw_types = [D.int32] + float_types * 2 + [c.dtype.base_dtype for c in summed] + \
+        [D.variant] * n_lists + cap_types + act_types
+    func_bw_cond, func_bw_body = _backward_functions(
+        functions, base, func_k, bw_types, var_types, float_types, floats, plan, summed,
+        active)
+    backward = _while(w, base + "backward", bw_inits, bw_types, func_bw_cond,
+                      func_bw_body)
+    found += [(plan.inits[k], f"{backward}:{1 + j}") for j, k in enumerate(floats)]
+    first_sum = 1 + 2 * len(floats)
+    found += [(c, f"{backward}:{first_sum + j}") for j, c in enumerate(summed)]
+    return found
+
+
+def _while(w: Any, base: str, inputs: List[str], types: List[Any], cond: AttrValue,
+           body: AttrValue) -> str:
+    name = w._node(base, "StatelessWhile", inputs, {"T": types, "parallel_iterations": 10},
+                   [_UNKNOWN] * len(types))
+    node = w.writer.nodes[-1]
+    node.attr["cond"].CopyFrom(cond)
+    node.attr["body"].CopyFrom(body)
+    return name
+
+
+def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: List[Any],
+                        var_types: List[Any], float_types: List[Any], floats: List[int],
+                        plan: SecondOrderPlan, summed: List[Tensor], active: List[Tensor]
+                        ) -> Tuple[AttrValue, AttrValue]:
+    """The condition (iterations left) and body of the backward loop: pops an
+    iteration's values and runs the gradient of the body's tangent function."""
+    cond = _Function("cond")
+    args = [cond.arg(dtype) for dtype in types]
+    greater = cond.b.add("Greater", [args[0], cond.b.const(0, D.int32)], {"T": D.int32})
+    func_cond = cond.finish(functions, base + "backward_cond", [(greater, D.bool)])
+    body = _Function("grad")
+    b = body.b
+    args = [body.arg(dtype) for dtype in types]
+    m = len(floats)
+    first_list = 1 + 2 * m + len(summed)
+    n_lists = len(var_types) + m
+    lists, rest = args[first_list:first_list + n_lists], args[first_list + n_lists:]
+    shape = b.const(-1, D.int32)
+    popped, handles = [], []
+    for handle, dtype in zip(lists, var_types + float_types):
+        pop = b.add("TensorListPopBack", [handle, shape], {"element_dtype": dtype})
+        handles.append(pop)
+        popped.append(pop.replace(":output_handle:0", ":tensor:0"))
+    k_inputs = popped + rest
+    k_types = var_types + float_types + [c.dtype.base_dtype for c in plan.captures] + \
+        [c.dtype.base_dtype for c in active]
+    grad = b.add("SymbolicGradient", k_inputs + args[1:1 + 2 * m], {
+        "Tin": k_types + float_types * 2, "Tout": k_types})
+    node = b.nodes[-1]
+    node.attr["f"].CopyFrom(func_k)
+    grad = grad.rsplit(":", 2)[0]
+    n = len(var_types)
+    nexts = [b.add("Sub", [args[0], b.const(1, D.int32)], {"T": D.int32})]
+    nexts += [f"{grad}:output:{k}" for k in floats]
+    nexts += [f"{grad}:output:{n + j}" for j in range(m)]
+    first_capture = n + m
+    for j, c in enumerate(summed):
+        index = first_capture + plan.captures.index(c)
+        nexts.append(b.add("AddV2", [args[1 + 2 * m + j], f"{grad}:output:{index}"],
+                           {"T": c.dtype.base_dtype}))
+    nexts += handles + rest
+    func_body = body.finish(functions, base + "backward_body",
+                            list(zip(nexts, types)))
+    return func_cond, func_body

@@ -1,0 +1,178 @@
+"""Forward-mode derivatives (tangents) of a core set of ops, written as NodeDefs of ops
+TF 2.21's SymbolicGradient differentiates in a function (gradient_export's
+TF_DIFFERENTIABLE_OP_TYPES): the Jacobian-vector products loop_second_order.py writes
+for a gradient of a gradient through a while loop.
+
+`TANGENTS[op_type](op, x, dx, y, builder)` takes the names of the op's inputs `x`, of
+their tangents `dx` (None: zero), of its outputs `y`, and returns the name of each
+output's tangent (None: zero). Only the inputs that carry a tangent add terms, so a
+tangent written here is a sum of products of the tangents with values of the forward
+computation; its own derivatives (which SymbolicGradient takes) are those products'.
+A tangent of an input broadcast by the op is broadcast to the output's shape
+(`BroadcastTo` of `Shape`: TF's function gradients have no ZerosLike).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional
+
+from tf1compat.framework import dtypes as D
+from tf1compat.framework.operation import Operation
+from tf1compat.graphdef.function_nodes import NodeBuilder
+
+__all__ = ["TANGENTS", "zeros_of"]
+
+Names = List[Optional[str]]
+
+
+def _dtype(op: Operation) -> D.DType:
+    return op.outputs[0].dtype.base_dtype
+
+
+def zeros_of(value: str, dtype: D.DType, b: NodeBuilder) -> str:
+    """Zeros of the shape of function value `value` (differentiable ops only)."""
+    shape = b.add("Shape", [value], {"T": dtype, "out_type": D.int32})
+    return b.add("BroadcastTo", [b.const(0, dtype), shape], {"T": dtype, "Tidx": D.int32})
+
+
+def _like(op: Operation, k: int, dx: str, y: str, b: NodeBuilder) -> str:
+    """Tangent `dx` of input k, broadcast to the shape of output `y` where the shapes
+    may differ."""
+    xs, ys = op.inputs[k].shape, op.outputs[0].shape
+    if xs.is_fully_defined() and ys.is_fully_defined() and xs.as_list() == ys.as_list():
+        return dx
+    shape = b.add("Shape", [y], {"T": _dtype(op), "out_type": D.int32})
+    return b.add("BroadcastTo", [dx, shape], {"T": _dtype(op), "Tidx": D.int32})
+
+
+def _sum(op: Operation, terms: List[str], b: NodeBuilder) -> Optional[str]:
+    """The sum of the tangent `terms` (None where there are none)."""
+    if not terms:
+        return None
+    total = terms[0]
+    for term in terms[1:]:
+        total = b.add("AddV2", [total, term], {"T": _dtype(op)})
+    return total
+
+
+def _add(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    terms = [_like(op, k, d, y[0], b) for k, d in enumerate(dx[:2]) if d is not None]
+    return [_sum(op, terms, b)]
+
+
+def _sub(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    terms = [] if dx[0] is None else [_like(op, 0, dx[0], y[0], b)]
+    if dx[1] is not None:
+        terms.append(_like(op, 1, b.add("Neg", [dx[1]], {"T": _dtype(op)}), y[0], b))
+    return [_sum(op, terms, b)]
+
+
+def _mul(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    t = {"T": _dtype(op)}
+    terms = [_like(op, k, b.add("Mul", [d, x[1 - k]], t), y[0], b)
+             for k, d in enumerate(dx[:2]) if d is not None]
+    return [_sum(op, terms, b)]
+
+
+def _div(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    # y = a / b: dy = (da - y * db) / b
+    t = {"T": _dtype(op)}
+    terms = []
+    if dx[0] is not None:
+        terms.append(_like(op, 0, b.add("RealDiv", [dx[0], x[1]], t), y[0], b))
+    if dx[1] is not None:
+        part = b.add("RealDiv", [b.add("Mul", [y[0], dx[1]], t), x[1]], t)
+        terms.append(_like(op, 1, b.add("Neg", [part], t), y[0], b))
+    return [_sum(op, terms, b)]
+
+
+def _matmul(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    attrs = {"T": _dtype(op), "transpose_a": bool(op.attrs.get("transpose_a")),
+             "transpose_b": bool(op.attrs.get("transpose_b"))}
+    terms = []
+    if dx[0] is not None:
+        terms.append(b.add("MatMul", [dx[0], x[1]], attrs))
+    if dx[1] is not None:
+        terms.append(b.add("MatMul", [x[0], dx[1]], attrs))
+    return [_sum(op, terms, b)]
+
+
+def _bias_add(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+              ) -> Names:
+    attrs = {"T": _dtype(op), "data_format": op.attrs.get("data_format") or "NHWC"}
+    if dx[1] is None:
+        return [dx[0]]
+    value = dx[0] if dx[0] is not None else zeros_of(y[0], _dtype(op), b)
+    return [b.add("BiasAdd", [value, dx[1]], attrs)]
+
+
+def _unary(factor: Callable[[Operation, str, str, NodeBuilder], str]
+           ) -> Callable[..., Names]:
+    """An elementwise op whose tangent is dx * factor(x, y)."""
+    def rule(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+             ) -> Names:
+        if dx[0] is None:
+            return [None]
+        return [b.add("Mul", [dx[0], factor(op, x[0], y[0], b)], {"T": _dtype(op)})]
+    return rule
+
+
+def _one_minus(op: Operation, value: str, b: NodeBuilder) -> str:
+    return b.add("Sub", [b.const(1, _dtype(op)), value], {"T": _dtype(op)})
+
+
+def _tanh(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return _one_minus(op, b.add("Square", [y], {"T": _dtype(op)}), b)
+
+
+def _sigmoid(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Mul", [y, _one_minus(op, y, b)], {"T": _dtype(op)})
+
+
+def _relu(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    positive = b.add("Greater", [x, b.const(0, _dtype(op))], {"T": _dtype(op)})
+    return b.add("Cast", [positive], {"SrcT": D.bool, "DstT": _dtype(op), "Truncate": False})
+
+
+def _square(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Mul", [b.const(2, _dtype(op)), x], {"T": _dtype(op)})
+
+
+def _exp(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return y
+
+
+def _log(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Reciprocal", [x], {"T": _dtype(op)})
+
+
+def _sin(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Cos", [x], {"T": _dtype(op)})
+
+
+def _cos(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Neg", [b.add("Sin", [x], {"T": _dtype(op)})], {"T": _dtype(op)})
+
+
+def _linear(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    """Ops linear in their first input (the others: axes, shapes): the same op of the
+    tangent."""
+    if dx[0] is None:
+        return [None]
+    attrs = {key: value for key, value in op.attrs.items()}
+    return [b.add(op.type, [dx[0]] + x[1:], attrs)]
+
+
+def _neg(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    return [None if dx[0] is None else b.add("Neg", [dx[0]], {"T": _dtype(op)})]
+
+
+TANGENTS: Dict[str, Callable[..., Names]] = {
+    "Add": _add, "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
+    "MatMul": _matmul, "BiasAdd": _bias_add, "Neg": _neg,
+    "Tanh": _unary(_tanh), "Sigmoid": _unary(_sigmoid), "Relu": _unary(_relu),
+    "Square": _unary(_square), "Exp": _unary(_exp), "Log": _unary(_log),
+    "Sin": _unary(_sin), "Cos": _unary(_cos),
+    "Identity": _linear, "Sum": _linear, "Mean": _linear, "Reshape": _linear,
+    "ExpandDims": _linear, "Squeeze": _linear, "Transpose": _linear,
+}
