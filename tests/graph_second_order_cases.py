@@ -42,3 +42,58 @@ def build_gradient_penalty(tf) -> None:
     g = tf.gradients(loss, x)[0]
     total = tf.add(loss, tf.reduce_sum(g * g), name="total")
     tf.train.GradientDescentOptimizer(0.1).minimize(total, name="train")
+
+
+# -- graphs tf1compat writes in a form TF runs (graphdef/loop_second_order.py) -----------------
+
+X23 = np.array([[0.3, -0.8, 0.5], [1.1, 0.2, -0.4]], np.float32)
+X23_B = np.array([[-0.6, 0.4, 0.9], [0.1, -1.2, 0.7]], np.float32)
+
+
+def _tanh_matmul_loss(tf):
+    """A loop of `tanh(h @ w + b)` over a fed state (its trip count from a fed n: known
+    at run time only) and the loss of its result."""
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    n = tf.placeholder_with_default(tf.constant(3), [], name="n")
+    w = tf.Variable(np.array([[0.5, -0.3, 0.2], [0.1, 0.4, -0.6], [-0.2, 0.3, 0.7]],
+                             np.float32), name="w")
+    b = tf.Variable(np.array([0.1, -0.2, 0.3], np.float32), name="b")
+
+    def body(i, h):
+        return i + 1, tf.tanh(tf.nn.bias_add(tf.matmul(h, w), b))
+    _, h = tf.while_loop(lambda i, h: i < n, body, [tf.constant(0), x])
+    return x, w, tf.reduce_sum(h * h * 0.5 + h, name="loss")
+
+
+def case_loop_second_order_tanh_matmul(tf):
+    """d/dx of tf.gradients(loss, x) through a tanh/matmul loop, and d sum(g * g)/dw
+    (the variable the body captures): TF imports the file and runs both gradients of
+    gradients (tangent and backward StatelessWhile loops) to tf1compat's values."""
+    x, w, loss = _tanh_matmul_loss(tf)
+    g = tf.identity(tf.gradients(loss, x)[0], name="g")
+    tf.identity(tf.gradients(g, x)[0], name="gg")
+    tf.identity(tf.gradients(tf.reduce_sum(g * g), w)[0], name="g_w")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "g:0", "gg:0", "g_w:0"]
+    return {"init": "init", "runs": [
+        {"feeds": {"x:0": X23}, "fetches": fetches},
+        {"feeds": {"x:0": X23_B, "n:0": np.array(5, np.int32)}, "fetches": fetches},
+        {"feeds": {"x:0": X23, "n:0": np.array(0, np.int32)}, "fetches": fetches}]}
+
+
+def case_train_loop_gradient_penalty_tanh_matmul(tf):
+    """loss + sum((d loss/dx) ** 2) through the tanh/matmul loop, trained with
+    GradientDescent from the file: the train op's gradient holds the loop's backward
+    loop (through the loss) and the second-order loops (through the penalty)."""
+    from tests.graph_training_cases import _training_spec
+    x, _, loss = _tanh_matmul_loss(tf)
+    g = tf.gradients(loss, x)[0]
+    tf.add(loss, tf.reduce_sum(g * g), name="total")
+    tf.train.GradientDescentOptimizer(0.1).minimize(
+        tf.get_default_graph().get_tensor_by_name("total:0"), name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X23}, ["total:0", "w:0", "b:0"])
+
+
+SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
+                      case_train_loop_gradient_penalty_tanh_matmul]
