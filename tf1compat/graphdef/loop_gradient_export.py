@@ -112,6 +112,28 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     (see the module docstring) through `writer` (control_flow_export.ControlFlowExport).
     True: written; None: its region has no loop; False: it has one this cannot write
     (warned; the caller writes tf1compat's form)."""
+    planned = _plan_gradient(op)
+    if planned is None:
+        return None
+    ys, xs, dys, plans, conds, seconds, reason = planned
+    if reason is not None:
+        warn_once(op, reason)
+        return False
+    marks = (len(writer.nodes), len(writer.functions.library.function))
+    try:
+        _LoopGradientWriter(writer, op, plans, conds, seconds=seconds).write(ys, xs, dys)
+    except _Unwritable as e:
+        del writer.nodes[marks[0]:]
+        del writer.functions.library.function[marks[1]:]
+        warn_once(op, str(e))
+        return False
+    return True
+
+
+def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
+    """(ys, xs, dys, loop plans, conds holding loops, first gradient ops' plans, why
+    it cannot be written or None) of gradient op `op`; None where its region has no
+    loop."""
     if op.attrs.get("f") is not None:
         return None
     check_serializable(op)
@@ -153,27 +175,31 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
         if reason is None:
             plan, reason = plan_loop(loop, upstream, reached, set(xs))
             plans.append(plan)
-    if reason is not None:
-        warn_once(op, reason)
-        return False
-    marks = (len(writer.nodes), len(writer.functions.library.function))
-    try:
-        _LoopGradientWriter(writer, op, plans, conds, seconds=seconds).write(ys, xs, dys)
-    except _Unwritable as e:
-        del writer.nodes[marks[0]:]
-        del writer.functions.library.function[marks[1]:]
-        warn_once(op, str(e))
-        return False
-    return True
+    return ys, xs, dys, plans, conds, seconds, reason
 
 
 def _differentiated_as_construct(op: Operation) -> bool:
-    """Whether `op`, a gradient op differentiated again, is written as a first-order
-    one: the gradients of it differentiate it as a construct (loop_second_order.py),
-    never its TF form."""
+    """Whether `op`, a gradient op through a loop that is differentiated again, is
+    written as a first-order one: every gradient op differentiating it has a plan
+    taking it as a construct (loop_second_order.py), so none differentiates its TF form
+    (which neither TF nor tf1compat could)."""
     attrs = op.attrs
-    return bool(attrs["create_graph"]) and not attrs["jacobian"] and not attrs["Tc"] and \
-        holds_loop_gradient(op) and plan_second_order(op, set())[0] is not None
+    if not attrs["create_graph"] or attrs["jacobian"] or attrs["Tc"] or \
+            not holds_loop_gradient(op):
+        return False
+    for other in op.graph.get_operations():
+        if other.type != "SymbolicGradient" or other is op or \
+                other.attrs.get("f") is not None:
+            continue
+        ny, nx = len(other.attrs["Ty"]), len(other.attrs["Tx"])
+        if op not in data_upstream(list(other.inputs[:ny])) or \
+                op not in forward_reach(list(other.inputs[ny:ny + nx])):
+            continue
+        planned = _plan_gradient(other)
+        if planned is None or planned[-1] is not None or \
+                op not in [second.op for second in planned[5]]:
+            return False
+    return True
 
 
 class _Unwritable(Exception):
