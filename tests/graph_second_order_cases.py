@@ -95,5 +95,39 @@ def case_train_loop_gradient_penalty_tanh_matmul(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": X23}, ["total:0", "w:0", "b:0"])
 
 
+def case_loop_second_order_op_set(tf):
+    """Gradients of gradients (of two sources at once, a resource variable the body
+    reads among them) through a loop carrying two states, whose body and loss use each
+    op type of graphdef/tangent_lowering.py: broadcasting Add/Sub/Mul/RealDiv,
+    transposed MatMul, Sigmoid, Relu, Exp, Log, Sin, Cos, Square, Neg, Mean, Sum,
+    Reshape, Transpose, ExpandDims, Squeeze."""
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    v = tf.get_variable("v", initializer=np.array(
+        [[0.4, -0.2, 0.1], [0.3, 0.5, -0.4], [-0.1, 0.2, 0.6]], np.float32), use_resource=True)
+    c = tf.Variable(np.array([0.2, -0.1, 0.05], np.float32), name="c")
+
+    def body(i, h, s):
+        a = tf.sigmoid(tf.matmul(h, v, transpose_b=True)) - tf.nn.relu(h - c) / 2.0
+        e = tf.exp(-tf.square(a)) + tf.log(1.5 + tf.sin(h) * tf.cos(h))
+        e = tf.reshape(tf.transpose(tf.transpose(e)), [2, 3])
+        h = tf.tanh(a + e * 0.5)
+        return i + 1, h, s + tf.reduce_mean(h * h, axis=1, keepdims=True)
+    _, h, s = tf.while_loop(lambda i, h, s: i < 3, body,
+                            [tf.constant(0), x, tf.zeros([2, 1])])
+    loss = tf.subtract(tf.reduce_sum(tf.squeeze(tf.expand_dims(h, 0), 0) * s) / 3.0,
+                       tf.reduce_mean(-h), name="loss")
+    g_x, g_v = tf.gradients(loss, [x, v])
+    tf.identity(g_x, name="g_x")
+    tf.identity(g_v, name="g_v")
+    penalty = tf.reduce_sum(g_x * g_x) + tf.reduce_sum(g_v * c)
+    for k, grad in enumerate(tf.gradients(penalty, [x, v, c])):
+        tf.identity(grad, name=f"gg_{k}")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "g_x:0", "g_v:0", "gg_0:0", "gg_1:0", "gg_2:0"]
+    return {"init": "init", "runs": [{"feeds": {"x:0": X23}, "fetches": fetches},
+                                     {"feeds": {"x:0": X23_B}, "fetches": fetches}]}
+
+
 SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
-                      case_train_loop_gradient_penalty_tanh_matmul]
+                      case_train_loop_gradient_penalty_tanh_matmul,
+                      case_loop_second_order_op_set]

@@ -31,7 +31,8 @@ The first gradient op itself is written as usual (loop_gradient_export.py; its
 writes: a first gradient op whose region is one top-level loop and ops after it, the
 body and those ops of the op types of tangent_lowering.TANGENTS (and ops without
 floating outputs: the counter), sources that are the loop's initial values, captured
-tensors or outside inputs of the ops after it (or their Identity/ReadVariableOp). Other
+tensors (a resource variable the body reads: read once outside) or outside inputs of
+the ops after it (or their Identity/ReadVariableOp). Other
 regions keep tf1compat's form (warned, the reason naming the op type).
 """
 
@@ -89,6 +90,9 @@ class SecondOrderPlan:
         self.captures: List[Tensor] = []      # outside tensors the body and cond read
         self.leaves: List[Tensor] = []        # outside tensors the tail reads
         self.active: Dict[Tensor, int] = {}   # a value standing for source k -> k
+        # ReadVariableOps of the body (captures: the variable read once outside) -> the
+        # resource variable they read
+        self.variable_reads: Dict[Tensor, Tensor] = {}
 
     @property
     def inits(self) -> List[Tensor]:
@@ -113,8 +117,10 @@ def _op_reason(member: Operation) -> Optional[str]:
         return f"op type {member.type} (a nested construct)"
     if member._op_def.stateful or member.control_inputs:
         return f"the stateful or ordered op type {member.type}"
-    if any(t.dtype.base_dtype.is_floating for t in member.outputs) and \
-            member.type not in TANGENTS:
+    # (an op computing floats from floats needs its tangent; a Const, none)
+    if member.type not in TANGENTS and \
+            any(t.dtype.base_dtype.is_floating for t in member.inputs) and \
+            any(t.dtype.base_dtype.is_floating for t in member.outputs):
         return f"op type {member.type} (no tangent written)"
     return None
 
@@ -149,6 +155,10 @@ def plan_second_order(op: Operation, reached: Set[Operation]
         for member in region_ops:
             if member.type == "_Arg":
                 continue
+            if member.type == "ReadVariableOp" and member.inputs[0].op not in inside:
+                plan.variable_reads[member.outputs[0]] = member.inputs[0]
+                plan.captures.append(member.outputs[0])
+                continue
             target.append(member)
             for t in member.inputs:
                 if t.op not in inside and t not in names and t not in plan.captures:
@@ -166,7 +176,7 @@ def plan_second_order(op: Operation, reached: Set[Operation]
         k = _source(t, xs)
         if k is not None:
             plan.active[t] = k
-        elif t.op in region:
+        elif t.op in region and t not in plan.variable_reads:
             return None, prefix + f"{t.name} is computed from the sources"
         if t.dtype.base_dtype in (D.resource, D.variant) or t.dtype._is_ref_dtype:
             return None, prefix + f"its loop reads {t.name} of type {t.dtype.name}"
@@ -314,15 +324,21 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
                                                                 D.bool)])
     # its inputs
     minus_one = w._const(base + "element_shape", -1, D.int32)
+    outer = {c: w._node(base + "read", "ReadVariableOp", [w._name(handle)],
+                        {"dtype": c.dtype.base_dtype}, [c.shape])
+             for c, handle in plan.variable_reads.items()}
+
+    def value(t: Tensor) -> str:
+        return outer[t] if t in outer else w._name(t)
 
     def tangent_init(t: Tensor) -> str:
         if t in plan.active:
             return output_grads[plan.active[t]]
-        return w._node(base + "zeros", "ZerosLike", [w._name(t)],
+        return w._node(base + "zeros", "ZerosLike", [value(t)],
                        {"T": t.dtype.base_dtype}, [t.shape])
     inits = [w._name(t) for t in plan.inits] + \
         [tangent_init(plan.inits[k]) for k in floats] + \
-        [w._name(c) for c in plan.captures] + [tangent_init(c) for c in active] + \
+        [value(c) for c in plan.captures] + [tangent_init(c) for c in active] + \
         [w._node(base + "EmptyTensorList", "EmptyTensorList", [minus_one, minus_one],
                  {"element_dtype": dtype, "shape_type": D.int32}, [TensorShape([])])
          for dtype in var_types + float_types]
@@ -358,10 +374,10 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
                     [TensorShape([])])
     bw_inits = [count] + [f"{tail_grad}:{k}" for k in floats] + \
         [f"{tail_grad}:{n + j}" for j in range(len(floats))] + \
-        [w._node(base + "zeros", "ZerosLike", [w._name(c)], {"T": c.dtype.base_dtype},
+        [w._node(base + "zeros", "ZerosLike", [value(c)], {"T": c.dtype.base_dtype},
                  [c.shape]) for c in summed] + \
         [f"{forward}:{first_list + j}" for j in range(n_lists)] + \
-        [w._name(c) for c in plan.captures] + [tangent_init(c) for c in active]
+        [value(c) for c in plan.captures] + [tangent_init(c) for c in active]
     bw_types = [D.int32] + float_types * 2 + [c.dtype.base_dtype for c in summed] + \
         [D.variant] * n_lists + cap_types + act_types
     func_bw_cond, func_bw_body = _backward_functions(
@@ -371,7 +387,8 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
                       func_bw_body)
     found += [(plan.inits[k], f"{backward}:{1 + j}") for j, k in enumerate(floats)]
     first_sum = 1 + 2 * len(floats)
-    found += [(c, f"{backward}:{first_sum + j}") for j, c in enumerate(summed)]
+    found += [(plan.variable_reads.get(c, c), f"{backward}:{first_sum + j}")
+              for j, c in enumerate(summed)]
     return found
 
 
