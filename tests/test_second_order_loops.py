@@ -15,15 +15,13 @@ import pytest
 
 import tf1compat as tf
 from tests import graph_loop_array_cases, graph_second_order_cases
+from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
+                                         export_with_warnings, fresh_graph,
+                                         imported_gradient_matches, recorded_case,
+                                         replay_the_written_train_op, replay_tf_runs)
+from tf1compat.graphdef.gradient_export import TF_DIFFERENTIABLE_OP_TYPES
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_graphs")
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    yield
-    tf.reset_default_graph()
 
 
 def _load(case: str):
@@ -89,3 +87,79 @@ def test_array_reads_after_nested_loops_train_as_tf(case):
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(d, spec["checkpoint"]))
         _replay(sess, spec, arrays, {"grad_0:0": grads[0].name, "grad_1:0": grads[1].name})
+
+
+# -- tf1compat's files of them, which real TF runs (graphdef/loop_second_order.py) ------------
+
+RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
+             graph_second_order_cases.case_loop_second_order_op_set]
+
+
+@pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
+def test_second_order_gradients_are_written_as_loops_tf_runs(case, caplog):
+    """No gradient op keeps tf1compat's form: each gradient of a gradient is a tangent
+    StatelessWhile and its backward StatelessWhile calling SymbolicGradient of the
+    body's tangent function; the first gradients are TF 1.x backward loops. What TF
+    computed from the file (scripts/check_tf_reads_graphs.py; test_graph_export.py
+    compares tf1compat's values with it) is what the file computes here too."""
+    case(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    assert not [n.name for n in gd.node if n.op == "SymbolicGradient" and "Ty" in n.attr]
+    whiles = [n for n in gd.node if n.op == "StatelessWhile"]
+    seconds = {n.name.rpartition("_second_order/")[0] for n in whiles}
+    assert len(whiles) == 2 * len(seconds) and seconds
+    bodies = {f.signature.name: f for f in gd.library.function}
+    for node in whiles:
+        if node.name.endswith("backward"):
+            body = bodies[node.attr["body"].func.name]
+            calls = [n for n in body.node_def if n.op == "SymbolicGradient"]
+            assert len(calls) == 1
+            # TF differentiates every op of the tangent function in a function
+            tangents = {n.op for n in bodies[calls[0].attr["f"].func.name].node_def}
+            assert tangents <= TF_DIFFERENTIABLE_OP_TYPES | {"Const"}, tangents
+    d, recorded, arrays = recorded_case(case)
+    tf.reset_default_graph()
+    tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+    with tf.Session() as sess:
+        sess.run(recorded["init"])
+        replay_tf_runs(sess, recorded, arrays)
+
+
+def test_gradient_penalty_trains_from_the_file_as_tf_does(caplog):
+    """TF trains from tf1compat's file of a gradient penalty through the loop to the
+    values of its own graph of the case (control flow v2; TF 1.x's form cannot build
+    it), and so does tf1compat from the same file."""
+    case = graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul
+    assert recorded_case(case)[1]["tf"]["native_v1"].endswith(
+        "Second-order gradient for while loops not supported.")
+    check_recorded_training_case(case, caplog, set())
+    replay_the_written_train_op(case)
+
+
+def _loop_with(step):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    w = tf.Variable(graph_second_order_cases.W0, name="w")
+    _, h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, step(i, h, w)),
+                         [tf.constant(0), x])
+    g = tf.gradients(tf.reduce_sum(h * h), x)[0]
+    gg = tf.gradients(tf.reduce_sum(g * g), w)[0]
+    tf.global_variables_initializer()
+    return x, gg
+
+
+@pytest.mark.parametrize("step, reason", [
+    (lambda i, h, w: tf.cond(i < 1, lambda: h * w, lambda: h + w), "op type If"),
+    (lambda i, h, w: tf.abs(h) * w, "op type Abs (no tangent written)")],
+    ids=["cond", "abs"])
+def test_bodies_without_tangents_keep_tf1compats_form(step, reason, caplog):
+    """A body op without a tangent (a tf.cond, an op type tangent_lowering.py does not
+    write): the gradients of gradients keep tf1compat's form, the warning naming the op
+    type, and so does the first gradient (nothing would differentiate its TF form);
+    tf1compat reads the file back to the same values."""
+    x, gg = _loop_with(step)
+    gd, warned = export_with_warnings(caplog)
+    assert any(reason in w for w in warned), warned
+    assert any("differentiated again (create_graph)" in w for w in warned), warned
+    assert not [n for n in gd.node if n.op == "StatelessWhile"]
+    imported_gradient_matches(gd, gg, {x.name: graph_second_order_cases.XS[0]}, "init")
