@@ -60,7 +60,9 @@ import): loops in conds in loops and nested loops on the gradient path other tha
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
 ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
-TensorArray uses, gradients of gradients and tf.hessians through loops. (An array the loop
+TensorArray uses, gradients of gradients through loops other than loop_second_order.py's
+(which takes a first gradient op through a loop as a construct of the second one's
+region, like a loop) and tf.hessians through loops. (An array the loop
 carries written in a tf.cond of the body, one element per branch at one index or none in
 one branch: the body function's output for the element is the cond's Select; at indices
 differing per branch or more than once in a branch: each write's element is the Select of
