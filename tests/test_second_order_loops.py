@@ -92,7 +92,10 @@ def test_array_reads_after_nested_loops_train_as_tf(case):
 # -- tf1compat's files of them, which real TF runs (graphdef/loop_second_order.py) ------------
 
 RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
-             graph_second_order_cases.case_loop_second_order_op_set]
+             graph_second_order_cases.case_loop_second_order_op_set,
+             graph_second_order_cases.case_loop_second_order_cond_body]
+PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul,
+                 graph_second_order_cases.case_train_loop_gradient_penalty_cond_body]
 
 
 @pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -126,11 +129,25 @@ def test_second_order_gradients_are_written_as_loops_tf_runs(case, caplog):
         replay_tf_runs(sess, recorded, arrays)
 
 
-def test_gradient_penalty_trains_from_the_file_as_tf_does(caplog):
+def test_tf_computes_from_the_file_what_its_own_graph_computes():
+    """The loop with a tf.cond in its body: TF's values from tf1compat's file are those
+    TF computed from its own control-flow-v2 graph of the same program
+    (tests/fixtures/tf_graphs/loop_second_order_gradients, without its hessian)."""
+    _, recorded, arrays = recorded_case(graph_second_order_cases.case_loop_second_order_cond_body)
+    _, native, expected = _load("loop_second_order_gradients")
+    for k, (run, own) in enumerate(zip(recorded["runs"], native["runs"])):
+        np.testing.assert_array_equal(arrays[run["feeds"]["x:0"]], expected[own["feeds"]["x:0"]])
+        for fetch, key in zip(run["fetches"], recorded["tf"]["values"][k]):
+            np.testing.assert_allclose(arrays[key],
+                                       expected[own["values"][own["fetches"].index(fetch)]],
+                                       rtol=1e-5, atol=1e-6, err_msg=f"run {k}: {fetch}")
+
+
+@pytest.mark.parametrize("case", PENALTY_CASES, ids=lambda fn: fn.__name__[len("case_"):])
+def test_gradient_penalty_trains_from_the_file_as_tf_does(case, caplog):
     """TF trains from tf1compat's file of a gradient penalty through the loop to the
     values of its own graph of the case (control flow v2; TF 1.x's form cannot build
     it), and so does tf1compat from the same file."""
-    case = graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul
     assert recorded_case(case)[1]["tf"]["native_v1"].endswith(
         "Second-order gradient for while loops not supported.")
     check_recorded_training_case(case, caplog, set())
@@ -149,14 +166,16 @@ def _loop_with(step):
 
 
 @pytest.mark.parametrize("step, reason", [
-    (lambda i, h, w: tf.cond(i < 1, lambda: h * w, lambda: h + w), "op type If"),
-    (lambda i, h, w: tf.abs(h) * w, "op type Abs (no tangent written)")],
-    ids=["cond", "abs"])
+    (lambda i, h, w: tf.while_loop(lambda j, a: j < 2, lambda j, a: (j + 1, a * w),
+                                   [tf.constant(0), h])[1], "op type While"),
+    (lambda i, h, w: tf.cond(i < 1, lambda: tf.abs(h) * w, lambda: h + w),
+     "op type Abs (no tangent written)")],
+    ids=["nested_loop", "abs_in_cond"])
 def test_bodies_without_tangents_keep_tf1compats_form(step, reason, caplog):
-    """A body op without a tangent (a tf.cond, an op type tangent_lowering.py does not
-    write): the gradients of gradients keep tf1compat's form, the warning naming the op
-    type, and so does the first gradient (nothing would differentiate its TF form);
-    tf1compat reads the file back to the same values."""
+    """A body op without a tangent (a nested loop, an op type tangent_lowering.py does
+    not write, in a tf.cond branch too): the gradients of gradients keep tf1compat's
+    form, the warning naming the op type, and so does the first gradient (nothing would
+    differentiate its TF form); tf1compat reads the file back to the same values."""
     x, gg = _loop_with(step)
     gd, warned = export_with_warnings(caplog)
     assert any(reason in w for w in warned), warned

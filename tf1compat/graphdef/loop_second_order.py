@@ -29,11 +29,13 @@ needs no gradient of a gradient:
 The first gradient op itself is written as usual (loop_gradient_export.py; its
 `create_graph` no longer matters, as nothing differentiates its TF form). What this
 writes: a first gradient op whose region is one top-level loop and ops after it, the
-body and those ops of the op types of tangent_lowering.TANGENTS (and ops without
-floating outputs: the counter), sources that are the loop's initial values, captured
-tensors (a resource variable the body reads: read once outside) or outside inputs of
-the ops after it (or their Identity/ReadVariableOp). Other
-regions keep tf1compat's form (warned, the reason naming the op type).
+body and those ops of the op types of tangent_lowering.TANGENTS, tf.conds of them (both
+branches and Select) and ops computing no floats from floats (the counter; those TF's
+function gradients refuse, a FloorMod of it, are pushed and enter the tangent function),
+sources that are the loop's initial values, captured tensors (a resource variable the
+body reads: read once outside) or outside inputs of the ops after it (or their
+Identity/ReadVariableOp). Other regions keep tf1compat's form (warned, the reason naming
+the op type).
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ from tf1compat.framework.tensor_shape import TensorShape
 from tf1compat.serialization.messages import AttrValue, FunctionDef, NameAttrList
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
-from tf1compat.graphdef.gradient_export import data_upstream, forward_reach, lower_op
+from tf1compat.graphdef.gradient_export import (TF_DIFFERENTIABLE_OP_TYPES, data_upstream,
+                                                forward_reach, lower_op)
 from tf1compat.graphdef.graph_io import op_to_node_def
 from tf1compat.graphdef.tangent_lowering import TANGENTS, zeros_of
 
@@ -93,6 +96,9 @@ class SecondOrderPlan:
         # ReadVariableOps of the body (captures: the variable read once outside) -> the
         # resource variable they read
         self.variable_reads: Dict[Tensor, Tensor] = {}
+        # outputs of the body's ops TF's function gradients refuse even computing no
+        # floats (FloorMod of the counter): pushed, inputs of the tangent function
+        self.cuts: List[Tensor] = []
 
     @property
     def inits(self) -> List[Tensor]:
@@ -112,8 +118,23 @@ def _source(t: Tensor, xs: List[Tensor]) -> Optional[int]:
     return None
 
 
-def _op_reason(member: Operation) -> Optional[str]:
-    if member.type in ("If", "While", "Case") or "TensorArray" in member.type:
+def _cut(member: Operation) -> bool:
+    """Whether `member` computes no floats and TF's function gradients refuse it."""
+    return member.type not in TF_DIFFERENTIABLE_OP_TYPES and member.type not in (
+        "Const", "If") and not any(t.dtype.base_dtype.is_floating for t in member.outputs)
+
+
+def _op_reason(member: Operation, in_branch: bool = False) -> Optional[str]:
+    if member.type == "If":     # both branches and Select: their ops' reasons
+        for key in ("then_branch", "else_branch"):
+            for inner in member.attrs[key].region.ops:
+                reason = _op_reason(inner, True)
+                if reason is not None:
+                    return reason
+        return None
+    if in_branch and _cut(member):
+        return f"op type {member.type} in a tf.cond branch (no function gradient)"
+    if member.type in ("While", "Case") or "TensorArray" in member.type:
         return f"op type {member.type} (a nested construct)"
     if member._op_def.stateful or member.control_inputs:
         return f"the stateful or ordered op type {member.type}"
@@ -168,6 +189,11 @@ def plan_second_order(op: Operation, reached: Set[Operation]
         for t in member.inputs:
             if t.op not in tail and t.op is not plan.loop and t not in plan.leaves:
                 plan.leaves.append(t)
+    for member in plan.tail:
+        if _cut(member):        # (its value in the graph: an input of the tail's function)
+            plan.leaves += [t for t in member.outputs if t not in plan.leaves]
+    plan.tail = [member for member in plan.tail if not _cut(member)]
+    plan.cuts = [t for member in plan.body if _cut(member) for t in member.outputs]
     for member in plan.body + plan.cond + plan.tail:
         reason = _op_reason(member)
         if reason is not None:
@@ -221,6 +247,9 @@ class _Function:
     def write(self, ops: List[Operation]) -> None:
         """Writes `ops` and the tangents of their floating outputs."""
         for member in ops:
+            if member.type == "If":
+                self._cond(member)
+                continue
             names = [self.value[t] for t in member.inputs]
             lowered = lower_op(member, names)
             if lowered is not None:
@@ -238,6 +267,25 @@ class _Function:
             if member.type in TANGENTS and any(d is not None for d in dx):
                 tangents = TANGENTS[member.type](member, names, dx, outs, self.b)
                 self.tangent.update(zip(member.outputs, tangents))
+
+    def _cond(self, cond: Operation) -> None:
+        """A tf.cond as both branches (their ops and tangents) and a Select of each
+        output and of its tangent on the predicate (TF's function gradient of Select
+        passes a branch zeros where it is not taken)."""
+        pred = self.value[cond.inputs[0]]
+        sides = []
+        for key in ("then_branch", "else_branch"):
+            branch = cond.attrs[key]
+            self.write(list(branch.region.ops))
+            sides.append(branch.outputs)
+        for t, then_out, else_out in zip(cond.outputs, *sides):
+            dtype = t.dtype.base_dtype
+            self.value[t] = self.b.add("Select", [pred, self.value[then_out],
+                                                  self.value[else_out]], {"T": dtype})
+            if self.tangent.get(then_out) is None and self.tangent.get(else_out) is None:
+                continue
+            self.tangent[t] = self.b.add("Select", [pred, self.tangent_of(then_out),
+                                                    self.tangent_of(else_out)], {"T": dtype})
 
     def tangent_of(self, t: Tensor) -> str:
         found = self.tangent.get(t)
@@ -272,7 +320,9 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     active = [c for c in plan.captures if c in plan.active]
     cap_types = [c.dtype.base_dtype for c in plan.captures]
     act_types = [c.dtype.base_dtype for c in active]
-    n_lists = n + len(floats)
+    cut_types = [t.dtype.base_dtype for t in plan.cuts]
+    pushed_types = var_types + float_types + cut_types
+    n_lists = len(pushed_types)
     # The forward loop with tangents: its variables are the loop's, their tangents, the
     # captures and their tangents, then the lists of each iteration's values.
     jv_types = var_types + float_types + cap_types + act_types + [D.variant] * n_lists
@@ -290,7 +340,9 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     # K: the body's tangent function, which the backward loop differentiates
     k_fn = _Function("tangent")
     core(k_fn, info.body_args)
-    k_fn.write(plan.body)
+    for t in plan.cuts:
+        k_fn.bind(t)
+    k_fn.write([member for member in plan.body if not _cut(member)])
     k_outputs = [info.body_outputs[k] for k in floats]
     func_k = k_fn.finish(functions, base + "body_tangents", [
         (k_fn.value[t], t.dtype.base_dtype) for t in k_outputs] + [
@@ -301,9 +353,9 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     lists = [body.arg(D.variant) for _ in range(n_lists)]
     body.write(plan.body)
     pushed = [body.value[t] for t in info.body_args] + \
-        [body.tangent[info.body_args[k]] for k in floats]
+        [body.tangent[info.body_args[k]] for k in floats] + [body.value[t] for t in plan.cuts]
     pushes = [body.b.add("TensorListPushBack", [handle, value], {"element_dtype": dtype})
-              for handle, value, dtype in zip(lists, pushed, var_types + float_types)]
+              for handle, value, dtype in zip(lists, pushed, pushed_types)]
     func_body = body.finish(functions, base + "forward_body", [
         (body.value[t], dtype) for t, dtype in zip(info.body_outputs, var_types)] + [
         (body.tangent_of(info.body_outputs[k]), var_types[k]) for k in floats] + [
@@ -341,7 +393,7 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
         [value(c) for c in plan.captures] + [tangent_init(c) for c in active] + \
         [w._node(base + "EmptyTensorList", "EmptyTensorList", [minus_one, minus_one],
                  {"element_dtype": dtype, "shape_type": D.int32}, [TensorShape([])])
-         for dtype in var_types + float_types]
+         for dtype in pushed_types]
     forward = _while(w, base + "forward", inits, jv_types, func_cond, func_body)
     first_list = len(jv_types) - n_lists
     # the ops after the loop: the tangents of the ys, differentiated given grad_ys
@@ -381,8 +433,7 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     bw_types = [D.int32] + float_types * 2 + [c.dtype.base_dtype for c in summed] + \
         [D.variant] * n_lists + cap_types + act_types
     func_bw_cond, func_bw_body = _backward_functions(
-        functions, base, func_k, bw_types, var_types, float_types, floats, plan, summed,
-        active)
+        functions, base, func_k, bw_types, pushed_types, floats, plan, summed, active)
     backward = _while(w, base + "backward", bw_inits, bw_types, func_bw_cond,
                       func_bw_body)
     found += [(plan.inits[k], f"{backward}:{1 + j}") for j, k in enumerate(floats)]
@@ -403,8 +454,8 @@ def _while(w: Any, base: str, inputs: List[str], types: List[Any], cond: AttrVal
 
 
 def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: List[Any],
-                        var_types: List[Any], float_types: List[Any], floats: List[int],
-                        plan: SecondOrderPlan, summed: List[Tensor], active: List[Tensor]
+                        pushed_types: List[Any], floats: List[int], plan: SecondOrderPlan,
+                        summed: List[Tensor], active: List[Tensor]
                         ) -> Tuple[AttrValue, AttrValue]:
     """The condition (iterations left) and body of the backward loop: pops an
     iteration's values and runs the gradient of the body's tangent function."""
@@ -415,25 +466,27 @@ def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: Lis
     body = _Function("grad")
     b = body.b
     args = [body.arg(dtype) for dtype in types]
-    m = len(floats)
+    m, n = len(floats), len(plan.info.body_args)
+    float_types = [pushed_types[k] for k in floats]
     first_list = 1 + 2 * m + len(summed)
-    n_lists = len(var_types) + m
-    lists, rest = args[first_list:first_list + n_lists], args[first_list + n_lists:]
+    lists = args[first_list:first_list + len(pushed_types)]
+    rest = args[first_list + len(pushed_types):]
     shape = b.const(-1, D.int32)
     popped, handles = [], []
-    for handle, dtype in zip(lists, var_types + float_types):
+    for handle, dtype in zip(lists, pushed_types):
         pop = b.add("TensorListPopBack", [handle, shape], {"element_dtype": dtype})
         handles.append(pop)
         popped.append(pop.replace(":output_handle:0", ":tensor:0"))
-    k_inputs = popped + rest
-    k_types = var_types + float_types + [c.dtype.base_dtype for c in plan.captures] + \
-        [c.dtype.base_dtype for c in active]
+    # (the tangent function's inputs: the variables, their tangents, the captures and
+    # theirs, the cut values)
+    k_inputs = popped[:n + m] + rest + popped[n + m:]
+    k_types = pushed_types[:n + m] + [c.dtype.base_dtype for c in plan.captures] + \
+        [c.dtype.base_dtype for c in active] + pushed_types[n + m:]
     grad = b.add("SymbolicGradient", k_inputs + args[1:1 + 2 * m], {
         "Tin": k_types + float_types * 2, "Tout": k_types})
     node = b.nodes[-1]
     node.attr["f"].CopyFrom(func_k)
     grad = grad.rsplit(":", 2)[0]
-    n = len(var_types)
     nexts = [b.add("Sub", [args[0], b.const(1, D.int32)], {"T": D.int32})]
     nexts += [f"{grad}:output:{k}" for k in floats]
     nexts += [f"{grad}:output:{n + j}" for j in range(m)]
