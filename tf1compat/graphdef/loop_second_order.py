@@ -99,6 +99,7 @@ class SecondOrderPlan:
         # outputs of the body's ops TF's function gradients refuse even computing no
         # floats (FloorMod of the counter): pushed, inputs of the tangent function
         self.cuts: List[Tensor] = []
+        self.functions: Optional[Dict[str, AttrValue]] = None    # once written
 
     @property
     def inits(self) -> List[Tensor]:
@@ -306,75 +307,117 @@ class _Function:
         return AttrValue(func=NameAttrList(name=fname))
 
 
+class _Types:
+    """The dtypes of the values the loops of a plan carry and push."""
+
+    def __init__(self, plan: SecondOrderPlan):
+        self.vars = [t.dtype.base_dtype for t in plan.info.body_args]
+        self.floats = [self.vars[k] for k in plan.floats]
+        self.captures = [c.dtype.base_dtype for c in plan.captures]
+        self.active = [c for c in plan.captures if c in plan.active]
+        self.active_types = [c.dtype.base_dtype for c in self.active]
+        # pushed each iteration: the variables, their tangents, the cut values
+        self.pushed = self.vars + self.floats + [t.dtype.base_dtype for t in plan.cuts]
+        # the forward loop's variables: the loop's, their tangents, the captures and
+        # their tangents, then the lists of each iteration's values
+        self.forward = self.vars + self.floats + self.captures + self.active_types + \
+            [D.variant] * len(self.pushed)
+        self.summed = [c for c in plan.captures if c.dtype.base_dtype.is_floating]
+        # the backward loop's: the iterations left, the gradients of the variables and
+        # of their tangents, the sums of the captures', the lists, the captures and
+        # their tangents
+        self.backward = [D.int32] + self.floats * 2 + [c.dtype.base_dtype for c in
+                                                       self.summed] + \
+            [D.variant] * len(self.pushed) + self.captures + self.active_types
+
+
+def _functions(functions: Any, base: str, plan: SecondOrderPlan, types: _Types
+               ) -> Dict[str, AttrValue]:
+    """The functions of the loops and of the ops after them (written once a plan: the
+    rows of a Jacobian share them)."""
+    info = plan.info
+    floats = plan.floats
+
+    def core(fn: _Function) -> None:
+        """Binds the body's arguments: the variables, their tangents, the captures and
+        theirs."""
+        for t in info.body_args:
+            fn.bind(t)
+        for k in floats:
+            fn.tangent[info.body_args[k]] = fn.arg(types.vars[k])
+        for c in plan.captures:
+            fn.bind(c)
+        for c in types.active:
+            fn.tangent[c] = fn.arg(c.dtype.base_dtype)
+    out: Dict[str, AttrValue] = {}
+    # the body's tangent function, which the backward loop differentiates
+    tangents = _Function("tangent")
+    core(tangents)
+    for t in plan.cuts:
+        tangents.bind(t)
+    tangents.write([member for member in plan.body if not _cut(member)])
+    nexts = [info.body_outputs[k] for k in floats]
+    out["tangents"] = tangents.finish(functions, base + "body_tangents", [
+        (tangents.value[t], t.dtype.base_dtype) for t in nexts] + [
+        (tangents.tangent_of(t), t.dtype.base_dtype) for t in nexts])
+    # the forward loop's body and condition
+    body = _Function("tangent")
+    core(body)
+    lists = [body.arg(D.variant) for _ in types.pushed]
+    body.write(plan.body)
+    pushed = [body.value[t] for t in info.body_args] + \
+        [body.tangent[info.body_args[k]] for k in floats] + [body.value[t] for t in plan.cuts]
+    pushes = [body.b.add("TensorListPushBack", [handle, value], {"element_dtype": dtype})
+              for handle, value, dtype in zip(lists, pushed, types.pushed)]
+    out["body"] = body.finish(functions, base + "forward_body", [
+        (body.value[t], dtype) for t, dtype in zip(info.body_outputs, types.vars)] + [
+        (body.tangent_of(info.body_outputs[k]), types.vars[k]) for k in floats] + [
+        (body.value[c], c.dtype.base_dtype) for c in plan.captures] + [
+        (body.tangent[c], c.dtype.base_dtype) for c in types.active] + [
+        (p, D.variant) for p in pushes])
+    cond = _Function("cond")
+    for t, dtype in zip(info.cond_args, types.vars):
+        cond.bind(t, dtype)
+    for dtype in types.floats:
+        cond.arg(dtype)
+    for c in plan.captures:
+        cond.bind(c)
+    for dtype in types.active_types + [D.variant] * len(types.pushed):
+        cond.arg(dtype)
+    cond.write(plan.cond)
+    out["cond"] = cond.finish(functions, base + "forward_cond",
+                              [(cond.value[info.pred], D.bool)])
+    # the ops after the loop: the tangents of the ys
+    tail = _Function("tangent")
+    for t in plan.loop.outputs[:len(types.vars)]:
+        tail.bind(t)
+    for k in floats:
+        tail.tangent[plan.loop.outputs[k]] = tail.arg(types.vars[k])
+    for t in plan.leaves:
+        tail.bind(t)
+    for t in plan.leaves:
+        if t in plan.active:
+            tail.tangent[t] = tail.arg(t.dtype.base_dtype)
+    tail.write(plan.tail)
+    out["tail"] = tail.finish(functions, base + "after_loop_tangents", [
+        (tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+    out["backward_cond"], out["backward_body"] = _backward_functions(
+        functions, base, out["tangents"], types, plan)
+    return out
+
+
 def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
                        ) -> List[Tuple[Tensor, str]]:
     """Writes, through `w` (loop_gradient_export's writer), the gradient of the first
     gradient op of `plan` given the gradients `output_grads` of its outputs (one per
     source); returns (leaf tensor, its gradient) for the floating leaves."""
-    info = plan.info
     base = w.writer._strip(w.writer.unique(f"{w.prefix}/{plan.op.name}_second_order")) + "/"
-    functions = w.writer.functions
-    n, floats = len(info.body_args), plan.floats
-    var_types = [t.dtype.base_dtype for t in info.body_args]
-    float_types = [var_types[k] for k in floats]
-    active = [c for c in plan.captures if c in plan.active]
-    cap_types = [c.dtype.base_dtype for c in plan.captures]
-    act_types = [c.dtype.base_dtype for c in active]
-    cut_types = [t.dtype.base_dtype for t in plan.cuts]
-    pushed_types = var_types + float_types + cut_types
-    n_lists = len(pushed_types)
-    # The forward loop with tangents: its variables are the loop's, their tangents, the
-    # captures and their tangents, then the lists of each iteration's values.
-    jv_types = var_types + float_types + cap_types + act_types + [D.variant] * n_lists
-
-    def core(fn: _Function, args: List[Tensor]) -> None:
-        """Binds the body's arguments and writes its ops with their tangents."""
-        for t in args:
-            fn.bind(t)
-        for k in floats:
-            fn.tangent[info.body_args[k]] = fn.arg(var_types[k])
-        for c in plan.captures:
-            fn.bind(c)
-        for c in active:
-            fn.tangent[c] = fn.arg(c.dtype.base_dtype)
-    # K: the body's tangent function, which the backward loop differentiates
-    k_fn = _Function("tangent")
-    core(k_fn, info.body_args)
-    for t in plan.cuts:
-        k_fn.bind(t)
-    k_fn.write([member for member in plan.body if not _cut(member)])
-    k_outputs = [info.body_outputs[k] for k in floats]
-    func_k = k_fn.finish(functions, base + "body_tangents", [
-        (k_fn.value[t], t.dtype.base_dtype) for t in k_outputs] + [
-        (k_fn.tangent_of(t), t.dtype.base_dtype) for t in k_outputs])
-    # the forward loop's body and condition
-    body = _Function("tangent")
-    core(body, info.body_args)
-    lists = [body.arg(D.variant) for _ in range(n_lists)]
-    body.write(plan.body)
-    pushed = [body.value[t] for t in info.body_args] + \
-        [body.tangent[info.body_args[k]] for k in floats] + [body.value[t] for t in plan.cuts]
-    pushes = [body.b.add("TensorListPushBack", [handle, value], {"element_dtype": dtype})
-              for handle, value, dtype in zip(lists, pushed, pushed_types)]
-    func_body = body.finish(functions, base + "forward_body", [
-        (body.value[t], dtype) for t, dtype in zip(info.body_outputs, var_types)] + [
-        (body.tangent_of(info.body_outputs[k]), var_types[k]) for k in floats] + [
-        (body.value[c], c.dtype.base_dtype) for c in plan.captures] + [
-        (body.tangent[c], c.dtype.base_dtype) for c in active] + [
-        (p, D.variant) for p in pushes])
-    cond = _Function("cond")
-    for t, dtype in zip(info.cond_args, var_types):
-        cond.bind(t, dtype)
-    for dtype in float_types:
-        cond.arg(dtype)
-    for c in plan.captures:
-        cond.bind(c)
-    for dtype in act_types + [D.variant] * n_lists:
-        cond.arg(dtype)
-    cond.write(plan.cond)
-    func_cond = cond.finish(functions, base + "forward_cond", [(cond.value[info.pred],
-                                                                D.bool)])
-    # its inputs
+    types = _Types(plan)
+    if plan.functions is None:
+        plan.functions = _functions(w.writer.functions, base, plan, types)
+    funcs = plan.functions
+    n, floats = len(types.vars), plan.floats
+    m = len(floats)
     minus_one = w._const(base + "element_shape", -1, D.int32)
     outer = {c: w._node(base + "read", "ReadVariableOp", [w._name(handle)],
                         {"dtype": c.dtype.base_dtype}, [c.shape])
@@ -388,58 +431,42 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
             return output_grads[plan.active[t]]
         return w._node(base + "zeros", "ZerosLike", [value(t)],
                        {"T": t.dtype.base_dtype}, [t.shape])
+    # the loop again, with tangents
     inits = [w._name(t) for t in plan.inits] + \
         [tangent_init(plan.inits[k]) for k in floats] + \
-        [value(c) for c in plan.captures] + [tangent_init(c) for c in active] + \
+        [value(c) for c in plan.captures] + [tangent_init(c) for c in types.active] + \
         [w._node(base + "EmptyTensorList", "EmptyTensorList", [minus_one, minus_one],
                  {"element_dtype": dtype, "shape_type": D.int32}, [TensorShape([])])
-         for dtype in pushed_types]
-    forward = _while(w, base + "forward", inits, jv_types, func_cond, func_body)
-    first_list = len(jv_types) - n_lists
-    # the ops after the loop: the tangents of the ys, differentiated given grad_ys
-    tail = _Function("tangent")
-    for t in plan.loop.outputs[:n]:
-        tail.bind(t)
-    for k in floats:
-        tail.tangent[plan.loop.outputs[k]] = tail.arg(var_types[k])
-    for t in plan.leaves:
-        tail.bind(t)
+         for dtype in types.pushed]
+    forward = _while(w, base + "forward", inits, types.forward, funcs["cond"],
+                     funcs["body"])
+    first_list = len(types.forward) - len(types.pushed)
+    # the gradient of the ys' tangents given grad_ys
     tail_active = [t for t in plan.leaves if t in plan.active]
-    for t in tail_active:
-        tail.tangent[t] = tail.arg(t.dtype.base_dtype)
-    tail.write(plan.tail)
-    func_tail = tail.finish(functions, base + "after_loop_tangents", [
-        (tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
-    tail_inputs = [f"{forward}:{k}" for k in range(n + len(floats))] + \
+    tail_inputs = [f"{forward}:{k}" for k in range(n + m)] + \
         [w._name(t) for t in plan.leaves] + [tangent_init(t) for t in tail_active]
-    tail_types = var_types + float_types + [t.dtype.base_dtype for t in plan.leaves] + \
+    tail_types = types.vars + types.floats + [t.dtype.base_dtype for t in plan.leaves] + \
         [t.dtype.base_dtype for t in tail_active]
-    tail_grad = w._gradient_node(base + "after_loop_grad", func_tail, tail_inputs,
+    tail_grad = w._gradient_node(base + "after_loop_grad", funcs["tail"], tail_inputs,
                                  tail_types, [w._name(d) for d in plan.dys],
                                  [y.dtype.base_dtype for y in plan.ys],
                                  [_UNKNOWN] * len(tail_inputs))
-    found = [(t, f"{tail_grad}:{n + len(floats) + j}") for j, t in enumerate(plan.leaves)
+    found = [(t, f"{tail_grad}:{n + m + j}") for j, t in enumerate(plan.leaves)
              if t.dtype.base_dtype.is_floating]
     # the backward loop
-    summed = [c for c in plan.captures if c.dtype.base_dtype.is_floating]
     count = w._node(base + "count", "TensorListLength", [f"{forward}:{first_list}"], {},
                     [TensorShape([])])
     bw_inits = [count] + [f"{tail_grad}:{k}" for k in floats] + \
-        [f"{tail_grad}:{n + j}" for j in range(len(floats))] + \
+        [f"{tail_grad}:{n + j}" for j in range(m)] + \
         [w._node(base + "zeros", "ZerosLike", [value(c)], {"T": c.dtype.base_dtype},
-                 [c.shape]) for c in summed] + \
-        [f"{forward}:{first_list + j}" for j in range(n_lists)] + \
-        [value(c) for c in plan.captures] + [tangent_init(c) for c in active]
-    bw_types = [D.int32] + float_types * 2 + [c.dtype.base_dtype for c in summed] + \
-        [D.variant] * n_lists + cap_types + act_types
-    func_bw_cond, func_bw_body = _backward_functions(
-        functions, base, func_k, bw_types, pushed_types, floats, plan, summed, active)
-    backward = _while(w, base + "backward", bw_inits, bw_types, func_bw_cond,
-                      func_bw_body)
+                 [c.shape]) for c in types.summed] + \
+        [f"{forward}:{first_list + j}" for j in range(len(types.pushed))] + \
+        [value(c) for c in plan.captures] + [tangent_init(c) for c in types.active]
+    backward = _while(w, base + "backward", bw_inits, types.backward,
+                      funcs["backward_cond"], funcs["backward_body"])
     found += [(plan.inits[k], f"{backward}:{1 + j}") for j, k in enumerate(floats)]
-    first_sum = 1 + 2 * len(floats)
-    found += [(plan.variable_reads.get(c, c), f"{backward}:{first_sum + j}")
-              for j, c in enumerate(summed)]
+    found += [(plan.variable_reads.get(c, c), f"{backward}:{1 + 2 * m + j}")
+              for j, c in enumerate(types.summed)]
     return found
 
 
@@ -453,22 +480,20 @@ def _while(w: Any, base: str, inputs: List[str], types: List[Any], cond: AttrVal
     return name
 
 
-def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: List[Any],
-                        pushed_types: List[Any], floats: List[int], plan: SecondOrderPlan,
-                        summed: List[Tensor], active: List[Tensor]
-                        ) -> Tuple[AttrValue, AttrValue]:
+def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: _Types,
+                        plan: SecondOrderPlan) -> Tuple[AttrValue, AttrValue]:
     """The condition (iterations left) and body of the backward loop: pops an
     iteration's values and runs the gradient of the body's tangent function."""
     cond = _Function("cond")
-    args = [cond.arg(dtype) for dtype in types]
+    args = [cond.arg(dtype) for dtype in types.backward]
     greater = cond.b.add("Greater", [args[0], cond.b.const(0, D.int32)], {"T": D.int32})
     func_cond = cond.finish(functions, base + "backward_cond", [(greater, D.bool)])
     body = _Function("grad")
     b = body.b
-    args = [body.arg(dtype) for dtype in types]
-    m, n = len(floats), len(plan.info.body_args)
-    float_types = [pushed_types[k] for k in floats]
-    first_list = 1 + 2 * m + len(summed)
+    args = [body.arg(dtype) for dtype in types.backward]
+    floats, pushed_types, float_types = plan.floats, types.pushed, types.floats
+    m, n = len(floats), len(types.vars)
+    first_list = 1 + 2 * m + len(types.summed)
     lists = args[first_list:first_list + len(pushed_types)]
     rest = args[first_list + len(pushed_types):]
     shape = b.const(-1, D.int32)
@@ -481,7 +506,7 @@ def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: Lis
     # theirs, the cut values)
     k_inputs = popped[:n + m] + rest + popped[n + m:]
     k_types = pushed_types[:n + m] + [c.dtype.base_dtype for c in plan.captures] + \
-        [c.dtype.base_dtype for c in active] + pushed_types[n + m:]
+        types.active_types + pushed_types[n + m:]
     grad = b.add("SymbolicGradient", k_inputs + args[1:1 + 2 * m], {
         "Tin": k_types + float_types * 2, "Tout": k_types})
     node = b.nodes[-1]
@@ -491,11 +516,11 @@ def _backward_functions(functions: Any, base: str, func_k: AttrValue, types: Lis
     nexts += [f"{grad}:output:{k}" for k in floats]
     nexts += [f"{grad}:output:{n + j}" for j in range(m)]
     first_capture = n + m
-    for j, c in enumerate(summed):
+    for j, c in enumerate(types.summed):
         index = first_capture + plan.captures.index(c)
         nexts.append(b.add("AddV2", [args[1 + 2 * m + j], f"{grad}:output:{index}"],
                            {"T": c.dtype.base_dtype}))
     nexts += handles + rest
     func_body = body.finish(functions, base + "backward_body",
-                            list(zip(nexts, types)))
+                            list(zip(nexts, types.backward)))
     return func_cond, func_body
