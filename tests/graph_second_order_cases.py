@@ -129,20 +129,13 @@ def case_loop_second_order_op_set(tf):
 
 
 def case_loop_second_order_cond_body(tf):
-    """The loop of `loop_loss` (a tf.cond in its body): "g", "gg" and "g_w" of
-    build_second_order, whose `tf.hessians` (a gradient in a while loop) has no TF form;
-    TF's own graph of them computed the same values (tests/fixtures/tf_graphs/
+    """build_second_order (a tf.cond in the loop's body; `tf.hessians` written row by
+    row): TF's own graph of it computed the same values (tests/fixtures/tf_graphs/
     loop_second_order_gradients)."""
-    x = tf.placeholder(tf.float32, [3], name="x")
-    w = tf.Variable(W0, name="w")
-    loss = loop_loss(tf, x, w)
-    g = tf.identity(tf.gradients(loss, x)[0], name="g")
-    tf.identity(tf.gradients(g, x)[0], name="gg")
-    tf.identity(tf.gradients(tf.reduce_sum(g * g), w)[0], name="g_w")
+    build_second_order(tf)
     tf.global_variables_initializer()
-    return {"init": "init", "runs": [{"feeds": {"x:0": xv},
-                                      "fetches": ["loss:0", "g:0", "gg:0", "g_w:0"]}
-                                     for xv in XS]}
+    return {"init": "init", "runs": [{"feeds": {"x:0": xv}, "fetches": [
+        "loss:0", "g:0", "gg:0", "hessian:0", "g_w:0"]} for xv in XS]}
 
 
 def case_train_loop_gradient_penalty_cond_body(tf):

@@ -696,8 +696,9 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
 
 
 def _loop_hessians():
-    x = tf.placeholder(tf.float32, [2], name="x")
-    w = tf.get_variable("w", [2])
+    # (of more than 256 elements: no Jacobian written row by row, loop_gradient_export.py)
+    x = tf.placeholder(tf.float32, [257], name="x")
+    w = tf.get_variable("w", [257])
     _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * w), [tf.constant(0), x])
     tf.hessians(tf.reduce_sum(h), [w])
 

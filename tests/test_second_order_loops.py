@@ -8,6 +8,7 @@ them read back here."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 
 import numpy as np
@@ -52,17 +53,19 @@ def test_tf1x_form_cannot_build_them():
 @pytest.mark.parametrize("case, build", [
     ("loop_second_order_gradients", graph_second_order_cases.build_second_order),
     ("loop_gradient_penalty_training", graph_second_order_cases.build_gradient_penalty)])
-def test_second_order_gradients_through_a_loop_with_a_cond(case, build, tmp_path):
+def test_second_order_gradients_through_a_loop_with_a_cond(case, build, tmp_path, caplog):
     """tf.gradients of tf.gradients, tf.hessians and a gradient penalty's training
     through a while loop whose body holds a tf.cond, as TF computes them; the graph file
-    tf1compat writes of it (its gradient ops in tf1compat's own form: TF's has none that
-    TF 1.x imports) runs to the same values after import here."""
+    tf1compat writes of it (in TF's form, no warning: loop_second_order.py; TF's runs of
+    such files: graph_second_order_cases.py) runs to the same values after import here."""
     d, spec, arrays = _load(case)
     build(tf)
     path = str(tmp_path / "graph.meta")
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(d, spec["checkpoint"]))
-        tf.train.export_meta_graph(path)
+        with caplog.at_level(logging.WARNING):
+            tf.train.export_meta_graph(path)
+        assert not [r for r in caplog.records if "SymbolicGradient" in r.getMessage()]
         _replay(sess, spec, arrays)
     tf.reset_default_graph()
     saver = tf.train.import_meta_graph(path)
@@ -130,9 +133,10 @@ def test_second_order_gradients_are_written_as_loops_tf_runs(case, caplog):
 
 
 def test_tf_computes_from_the_file_what_its_own_graph_computes():
-    """The loop with a tf.cond in its body: TF's values from tf1compat's file are those
-    TF computed from its own control-flow-v2 graph of the same program
-    (tests/fixtures/tf_graphs/loop_second_order_gradients, without its hessian)."""
+    """The loop with a tf.cond in its body: TF's values from tf1compat's file (the
+    hessian's Jacobian form written row by row) are those TF computed from its own
+    control-flow-v2 graph of the same program
+    (tests/fixtures/tf_graphs/loop_second_order_gradients)."""
     _, recorded, arrays = recorded_case(graph_second_order_cases.case_loop_second_order_cond_body)
     _, native, expected = _load("loop_second_order_gradients")
     for k, (run, own) in enumerate(zip(recorded["runs"], native["runs"])):
@@ -182,3 +186,16 @@ def test_bodies_without_tangents_keep_tf1compats_form(step, reason, caplog):
     assert any("differentiated again (create_graph)" in w for w in warned), warned
     assert not [n for n in gd.node if n.op == "StatelessWhile"]
     imported_gradient_matches(gd, gg, {x.name: graph_second_order_cases.XS[0]}, "init")
+
+
+def test_hessians_of_more_elements_than_written_row_by_row_keep_tf1compats_form(caplog):
+    """tf.hessians writes its Jacobian row by row (one gradient of the first gradient per
+    element) up to 256 elements; of more, it and the first gradient keep tf1compat's
+    form."""
+    x = tf.placeholder(tf.float32, [257], name="x")
+    _, h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, tf.tanh(h)),
+                         [tf.constant(0), x])
+    tf.hessians(tf.reduce_sum(h * h), x)
+    gd, warned = export_with_warnings(caplog)
+    assert any("tf.hessians' Jacobian form has no TF op" in w for w in warned), warned
+    assert not [n for n in gd.node if n.op == "StatelessWhile"]

@@ -165,8 +165,11 @@ def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
     if not loops and not conds and not firsts:
         return None
     reason = unsupported(op)
-    if reason is not None and _differentiated_as_construct(op):
+    if reason is not None and (_differentiated_as_construct(op) or
+                               _jacobian_size(op, firsts) is not None):
         reason = None
+        if op.attrs["jacobian"] and (loops or conds):
+            reason = "tf.hessians' Jacobian form through a loop other than a gradient's"
     seconds: List[SecondOrderPlan] = []
     for first in firsts:
         if reason is None:
@@ -178,6 +181,23 @@ def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
             plan, reason = plan_loop(loop, upstream, reached, set(xs))
             plans.append(plan)
     return ys, xs, dys, plans, conds, seconds, reason
+
+
+# The largest Jacobian written row by row (tf.hessians of as many elements).
+_MAX_JACOBIAN_ROWS = 256
+
+
+def _jacobian_size(op: Operation, firsts: List[Operation]) -> Optional[int]:
+    """The number of rows of tf.hessians' Jacobian form `op` where it is written as
+    that many gradients of first gradient ops through loops `firsts`: of a vector of a
+    size known when the file is written, at most _MAX_JACOBIAN_ROWS; else None."""
+    attrs = op.attrs
+    if not attrs["jacobian"] or attrs["create_graph"] or attrs["Tc"] or not firsts or \
+            op._control_flow_context is not None or len(attrs["Ty"]) != 1:
+        return None
+    size = op.inputs[0].shape.num_elements() if op.inputs[0].shape.is_fully_defined() \
+        else None
+    return size if size and size <= _MAX_JACOBIAN_ROWS else None
 
 
 def _differentiated_as_construct(op: Operation) -> bool:
@@ -320,16 +340,41 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
     # -- the whole gradient ---------------------------------------------------------------
     def write(self, ys: List[Tensor], xs: List[Tensor], dys: List[Tensor]) -> None:
         op = self.op
-        self.accumulate(ys, xs, [self._name(d) for d in dys])
-        totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
-                              self._value(x, f"{op.name}/total"))
-                  for x, g in zip(xs, op.outputs)]
+        if op.attrs["jacobian"]:
+            totals = self._jacobian(ys[0], xs)
+        else:
+            self.accumulate(ys, xs, [self._name(d) for d in dys])
+            totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
+                                  self._value(x, f"{op.name}/total"))
+                      for x, g in zip(xs, op.outputs)]
         slices = [part for spec in op.attrs.get("loop_slices") or []
                   for part in self.slice_outputs(spec, totals)]
         self.writer._add(op.name, "IdentityN", totals + slices,
                          {"T": [g.dtype.base_dtype for g in op.outputs]},
                          [g.shape for g in op.outputs],
                          device="" if self.writer.clear_devices else op.device)
+
+    def _jacobian(self, y: Tensor, xs: List[Tensor]) -> List[str]:
+        """tf.hessians' Jacobian form (`_jacobian_size`): per element i of `y`, the
+        gradient given the i-th unit vector, written as a gradient of its own (the
+        functions of its constructs shared), the rows stacked."""
+        op = self.op
+        size = y.shape.num_elements()
+        rows: List[List[str]] = [[] for _ in xs]
+        for i in range(size):
+            row = _LoopGradientWriter(self.writer, op, self.plans, self.conds,
+                                      seconds=self.seconds)
+            row.prefix = f"{op.name}/row_{i}"
+            unit = np.eye(size)[i].reshape(y.shape.as_list())
+            row.accumulate([y], xs, [self._const(row.prefix + "/unit", unit,
+                                                 y.dtype.base_dtype)])
+            for parts, x, g in zip(rows, xs, op.outputs):
+                parts.append(row._total(row.prefix + "/total", row.sums.get(x, []), x,
+                                        row._value(x, row.prefix + "/total"),
+                                        g.dtype.base_dtype))
+        return [self._node(f"{op.name}/rows", "Pack", parts,
+                           {"T": g.dtype.base_dtype, "N": size, "axis": 0}, [g.shape])
+                for parts, g in zip(rows, op.outputs)]
 
     def accumulate(self, ys: List[Tensor], xs: List[Tensor], dys: List[str]) -> None:
         """Adds the gradient parts of `xs` (and of the loops' and conds' outputs) from
