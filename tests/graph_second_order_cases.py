@@ -146,7 +146,56 @@ def case_train_loop_gradient_penalty_cond_body(tf):
     return _training_spec(tf, tf.train.Saver(), {"x:0": XS[0]}, ["total:0", "w:0"])
 
 
+SEQ = np.array([[[0.5, -0.2], [0.1, 0.9]], [[-0.7, 0.3], [0.4, -0.1]],
+                [[0.2, 0.6], [-0.5, 0.8]], [[0.9, -0.4], [0.0, 0.3]]], np.float32)
+
+
+def _lstm_loss(tf):
+    """A hand-written LSTM over a fed [time, batch, 2] sequence (its step's input the
+    counter's row, a StridedSlice), masked past each row's fed length (Select), its
+    gates one MatMul of the concatenated input and state split in four; the loss of its
+    clipped, normalized last output."""
+    seq = tf.placeholder(tf.float32, [4, 2, 2], name="seq")
+    lengths = tf.placeholder_with_default(np.array([4, 2], np.int32), [2], name="lengths")
+    kernel = tf.Variable(np.sin(np.arange(32, dtype=np.float32)).reshape(4, 8) * 0.4,
+                         name="kernel")
+    bias = tf.Variable(np.linspace(-0.2, 0.3, 8).astype(np.float32), name="bias")
+
+    def body(i, c, h):
+        gates = tf.nn.bias_add(tf.matmul(tf.concat([seq[i], h], 1), kernel), bias)
+        f, j, o = tf.split(gates[:, :6], 3, axis=1)
+        g = gates[:, 6:]
+        new_c = c * tf.sigmoid(f + 1.0) + tf.sigmoid(j) * tf.tanh(g)
+        new_h = tf.tanh(new_c) * tf.sigmoid(o)
+        keep = tf.less(i, lengths)
+        return (i + 1, tf.where(keep, new_c, c), tf.where(keep, new_h, tf.maximum(h, -0.5)))
+    zero = tf.zeros([2, 2])
+    _, c, h = tf.while_loop(lambda i, c, h: i < 4, body, [tf.constant(0), zero, zero])
+    out = tf.minimum(tf.stack([h, c], 1), 0.6)
+    norm = tf.rsqrt(tf.reduce_sum(tf.squared_difference(out, 0.1)) + 1.0)
+    return seq, kernel, tf.identity(tf.reduce_sum(tf.abs(out)) * norm +
+                                    tf.reduce_sum(tf.sqrt(tf.nn.softplus(h) + 0.5)) +
+                                    tf.reduce_sum(tf.reciprocal(2.0 + tf.cast(c > 0, tf.float32))),
+                                    name="loss")
+
+
+def case_train_loop_gradient_penalty_lstm(tf):
+    """A gradient penalty on the input sequence of the hand-written LSTM (WGAN-GP
+    style: loss + (|d loss/d seq| - 1) ** 2) trained with GradientDescent from the
+    file."""
+    from tests.graph_training_cases import _training_spec
+    seq, _, loss = _lstm_loss(tf)
+    g = tf.gradients(loss, seq)[0]
+    norm = tf.sqrt(tf.reduce_sum(tf.square(g)) + 1e-6)
+    total = tf.add(loss, tf.square(norm - 1.0), name="total")
+    tf.train.GradientDescentOptimizer(0.05).minimize(total, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ},
+                          ["total:0", "kernel:0", "bias:0"])
+
+
 SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_loop_gradient_penalty_tanh_matmul,
                       case_loop_second_order_op_set, case_loop_second_order_cond_body,
-                      case_train_loop_gradient_penalty_cond_body]
+                      case_train_loop_gradient_penalty_cond_body,
+                      case_train_loop_gradient_penalty_lstm]

@@ -154,17 +154,101 @@ def _cos(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
     return b.add("Neg", [b.add("Sin", [x], {"T": _dtype(op)})], {"T": _dtype(op)})
 
 
-def _linear(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
-    """Ops linear in their first input (the others: axes, shapes): the same op of the
-    tangent."""
-    if dx[0] is None:
-        return [None]
-    attrs = {key: value for key, value in op.attrs.items()}
-    return [b.add(op.type, [dx[0]] + x[1:], attrs)]
-
-
 def _neg(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
     return [None if dx[0] is None else b.add("Neg", [dx[0]], {"T": _dtype(op)})]
+
+
+def _outputs(first: str, count: int) -> List[str]:
+    """The names of the `count` outputs of the node whose first output is `first`."""
+    head = first.rsplit(":", 1)[0]
+    return [f"{head}:{k}" for k in range(count)]
+
+
+def _linear_at(index: int) -> Callable[..., Names]:
+    """An op linear in its input `index` (the others: axes, shapes, sizes), of one or
+    more outputs: the same op of the tangent."""
+    def rule(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+             ) -> Names:
+        if dx[index] is None:
+            return [None] * len(y)
+        inputs = list(x)
+        inputs[index] = dx[index]
+        return _outputs(b.add(op.type, inputs, dict(op.attrs)), len(y))
+    return rule
+
+
+def _joined(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+            ) -> Names:
+    """ConcatV2 and Pack: the same op of the tangents (zeros for inputs without)."""
+    count = int(op.attrs["N"])
+    if all(d is None for d in dx[:count]):
+        return [None]
+    parts = [d if d is not None else zeros_of(x[k], op.inputs[k].dtype.base_dtype, b)
+             for k, d in enumerate(dx[:count])]
+    return [b.add(op.type, parts + x[count:], dict(op.attrs))]
+
+
+def _select(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+            ) -> Names:
+    if dx[1] is None and dx[2] is None:
+        return [None]
+    sides = [d if d is not None else zeros_of(x[k], _dtype(op), b)
+             for k, d in ((1, dx[1]), (2, dx[2]))]
+    return [b.add("Select", [x[0]] + sides, {"T": _dtype(op)})]
+
+
+def _cast(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) -> Names:
+    if dx[0] is None or not _dtype(op).is_floating:
+        return [None]
+    return [b.add("Cast", [dx[0]], dict(op.attrs))]
+
+
+def _extremum(compare: str) -> Callable[..., Names]:
+    """Maximum (`GreaterEqual`) and Minimum (`LessEqual`): the tangent of the input TF's
+    gradient picks (the first on ties)."""
+    def rule(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+             ) -> Names:
+        t = {"T": _dtype(op)}
+        first = b.add(compare, [x[0], x[1]], t)
+        masks = [b.add("Cast", [first], {"SrcT": D.bool, "DstT": _dtype(op),
+                                         "Truncate": False})]
+        masks.append(_one_minus(op, masks[0], b))
+        # (the masks have the output's shape, so have the products)
+        return [_sum(op, [b.add("Mul", [d, mask], t) for d, mask in zip(dx[:2], masks)
+                          if d is not None], b)]
+    return rule
+
+
+def _squared_difference(op: Operation, x: List[str], dx: Names, y: List[str],
+                        b: NodeBuilder) -> Names:
+    t = {"T": _dtype(op)}
+    twice = b.add("Mul", [b.const(2, _dtype(op)), b.add("Sub", [x[0], x[1]], t)], t)
+    terms = [b.add("Mul", [twice, dx[0]], t)] if dx[0] is not None else []
+    if dx[1] is not None:
+        terms.append(b.add("Neg", [b.add("Mul", [twice, dx[1]], t)], t))
+    return [_sum(op, terms, b)]
+
+
+def _sqrt(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("RealDiv", [b.const(0.5, _dtype(op)), y], {"T": _dtype(op)})
+
+
+def _rsqrt(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    t = {"T": _dtype(op)}
+    cube = b.add("Mul", [b.add("Square", [y], t), y], t)
+    return b.add("Mul", [b.const(-0.5, _dtype(op)), cube], t)
+
+
+def _reciprocal(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Neg", [b.add("Square", [y], {"T": _dtype(op)})], {"T": _dtype(op)})
+
+
+def _abs(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Sign", [x], {"T": _dtype(op)})
+
+
+def _softplus(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
+    return b.add("Sigmoid", [x], {"T": _dtype(op)})
 
 
 TANGENTS: Dict[str, Callable[..., Names]] = {
@@ -173,6 +257,13 @@ TANGENTS: Dict[str, Callable[..., Names]] = {
     "Tanh": _unary(_tanh), "Sigmoid": _unary(_sigmoid), "Relu": _unary(_relu),
     "Square": _unary(_square), "Exp": _unary(_exp), "Log": _unary(_log),
     "Sin": _unary(_sin), "Cos": _unary(_cos),
-    "Identity": _linear, "Sum": _linear, "Mean": _linear, "Reshape": _linear,
-    "ExpandDims": _linear, "Squeeze": _linear, "Transpose": _linear,
+    "Sqrt": _unary(_sqrt), "Rsqrt": _unary(_rsqrt), "Reciprocal": _unary(_reciprocal),
+    "Abs": _unary(_abs), "Softplus": _unary(_softplus),
+    "Identity": _linear_at(0), "Sum": _linear_at(0), "Mean": _linear_at(0),
+    "Reshape": _linear_at(0), "ExpandDims": _linear_at(0), "Squeeze": _linear_at(0),
+    "Transpose": _linear_at(0), "StridedSlice": _linear_at(0), "Slice": _linear_at(0),
+    "Unpack": _linear_at(0), "SplitV": _linear_at(0), "Split": _linear_at(1),
+    "ConcatV2": _joined, "Pack": _joined, "Select": _select, "Cast": _cast,
+    "Maximum": _extremum("GreaterEqual"), "Minimum": _extremum("LessEqual"),
+    "SquaredDifference": _squared_difference,
 }
