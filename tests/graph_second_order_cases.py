@@ -153,8 +153,9 @@ SEQ = np.array([[[0.5, -0.2], [0.1, 0.9]], [[-0.7, 0.3], [0.4, -0.1]],
 def _lstm_loss(tf):
     """A hand-written LSTM over a fed [time, batch, 2] sequence (its step's input the
     counter's row, a StridedSlice), masked past each row's fed length (Select), its
-    gates one MatMul of the concatenated input and state split in four; the loss of its
-    clipped, normalized last output."""
+    gates one MatMul of the concatenated input and state sliced and split in four
+    (Slice to the end, Split, StridedSlice, SplitV); the loss of its clipped,
+    normalized last output and state."""
     seq = tf.placeholder(tf.float32, [4, 2, 2], name="seq")
     lengths = tf.placeholder_with_default(np.array([4, 2], np.int32), [2], name="lengths")
     kernel = tf.Variable(np.sin(np.arange(32, dtype=np.float32)).reshape(4, 8) * 0.4,
@@ -163,8 +164,8 @@ def _lstm_loss(tf):
 
     def body(i, c, h):
         gates = tf.nn.bias_add(tf.matmul(tf.concat([seq[i], h], 1), kernel), bias)
-        f, j, o = tf.split(gates[:, :6], 3, axis=1)
-        g = gates[:, 6:]
+        f, j = tf.split(tf.slice(gates, [0, 0], [-1, 4]), 2, axis=1)
+        o, g = tf.split(gates[:, 4:], [2, 2], axis=1)
         new_c = c * tf.sigmoid(f + 1.0) + tf.sigmoid(j) * tf.tanh(g)
         new_h = tf.tanh(new_c) * tf.sigmoid(o)
         keep = tf.less(i, lengths)
@@ -173,7 +174,9 @@ def _lstm_loss(tf):
     _, c, h = tf.while_loop(lambda i, c, h: i < 4, body, [tf.constant(0), zero, zero])
     out = tf.minimum(tf.stack([h, c], 1), 0.6)
     norm = tf.rsqrt(tf.reduce_sum(tf.squared_difference(out, 0.1)) + 1.0)
+    first, second = tf.unstack(out, axis=1)
     return seq, kernel, tf.identity(tf.reduce_sum(tf.abs(out)) * norm +
+                                    tf.reduce_sum(first * second) +
                                     tf.reduce_sum(tf.sqrt(tf.nn.softplus(h) + 0.5)) +
                                     tf.reduce_sum(tf.reciprocal(2.0 + tf.cast(c > 0, tf.float32))),
                                     name="loss")

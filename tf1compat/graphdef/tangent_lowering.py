@@ -177,6 +177,16 @@ def _linear_at(index: int) -> Callable[..., Names]:
     return rule
 
 
+def _slice(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+           ) -> Names:
+    """Slice of the tangent, of the output's size (TF's function gradient of a Slice of
+    size -1 pads one entry too many: gradient_lowering.py)."""
+    if dx[0] is None:
+        return [None]
+    size = b.add("Shape", [y[0]], {"T": _dtype(op), "out_type": op.attrs["Index"]})
+    return [b.add("Slice", [dx[0], x[1], size], dict(op.attrs))]
+
+
 def _joined(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
             ) -> Names:
     """ConcatV2 and Pack: the same op of the tangents (zeros for inputs without)."""
@@ -261,7 +271,7 @@ TANGENTS: Dict[str, Callable[..., Names]] = {
     "Abs": _unary(_abs), "Softplus": _unary(_softplus),
     "Identity": _linear_at(0), "Sum": _linear_at(0), "Mean": _linear_at(0),
     "Reshape": _linear_at(0), "ExpandDims": _linear_at(0), "Squeeze": _linear_at(0),
-    "Transpose": _linear_at(0), "StridedSlice": _linear_at(0), "Slice": _linear_at(0),
+    "Transpose": _linear_at(0), "StridedSlice": _linear_at(0), "Slice": _slice,
     "Unpack": _linear_at(0), "SplitV": _linear_at(0), "Split": _linear_at(1),
     "ConcatV2": _joined, "Pack": _joined, "Select": _select, "Cast": _cast,
     "Maximum": _extremum("GreaterEqual"), "Minimum": _extremum("LessEqual"),
