@@ -51,6 +51,7 @@ from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_export import (TF_DIFFERENTIABLE_OP_TYPES, data_upstream,
                                                 forward_reach, lower_op)
+from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import op_to_node_def
 from tf1compat.graphdef.tangent_lowering import TANGENTS, zeros_of
 
@@ -144,6 +145,12 @@ def _op_reason(member: Operation, in_branch: bool = False) -> Optional[str]:
             any(t.dtype.base_dtype.is_floating for t in member.inputs) and \
             any(t.dtype.base_dtype.is_floating for t in member.outputs):
         return f"op type {member.type} (no tangent written)"
+    # (the tangent functions are differentiated by TF: their forward ops too)
+    if member.type in LOWERINGS:
+        return LOWERINGS[member.type][0](member)
+    if not _cut(member) and member.type not in TF_DIFFERENTIABLE_OP_TYPES and \
+            member.type != "Const":
+        return f"op type {member.type} (TF has no function gradient for it)"
     return None
 
 

@@ -262,7 +262,7 @@ def _softplus(op: Operation, x: str, y: str, b: NodeBuilder) -> str:
 
 
 TANGENTS: Dict[str, Callable[..., Names]] = {
-    "Add": _add, "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
+    "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
     "MatMul": _matmul, "BiasAdd": _bias_add, "Neg": _neg,
     "Tanh": _unary(_tanh), "Sigmoid": _unary(_sigmoid), "Relu": _unary(_relu),
     "Square": _unary(_square), "Exp": _unary(_exp), "Log": _unary(_log),
