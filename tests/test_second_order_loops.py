@@ -200,3 +200,23 @@ def test_hessians_of_more_elements_than_written_row_by_row_keep_tf1compats_form(
     gd, warned = export_with_warnings(caplog)
     assert any("tf.hessians' Jacobian form has no TF op" in w for w in warned), warned
     assert not [n for n in gd.node if n.op == "StatelessWhile"]
+
+
+def test_gradient_penalty_through_dynamic_rnn_keeps_tf1compats_form(caplog):
+    """A gradient penalty through dynamic_rnn (TensorArrays: no tangents written): the
+    second gradient names them, the first keeps tf1compat's form too (the second
+    differentiates it behind the TensorArray gather, where its sources' reach stops);
+    tf1compat reads the file back to the same gradient."""
+    seq = tf.placeholder(tf.float32, [2, 2, 2], name="seq")
+    cell = tf.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.constant_initializer(0.3))
+    out, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+    loss = tf.reduce_sum(out * out)
+    g = tf.gradients(loss, seq)[0]
+    kernel = [v for v in tf.trainable_variables() if "gates/kernel" in v.name][0]
+    grad = tf.gradients(loss + tf.reduce_sum(g * g), kernel)[0]
+    tf.global_variables_initializer()
+    gd, warned = export_with_warnings(caplog)
+    assert any("its region holds TensorArrays (dynamic_rnn" in w for w in warned), warned
+    assert any("differentiated again (create_graph)" in w for w in warned), warned
+    imported_gradient_matches(gd, grad, {"seq:0": graph_second_order_cases.SEQ[:2]},
+                              "init")

@@ -100,12 +100,10 @@ from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 from tf1compat.graphdef.loop_second_order import (
-    SecondOrderPlan, holds_loop_gradient, plan_second_order, write_second_order)
+    SecondOrderPlan, holds_loop_gradient, plan_second_order, reach, write_second_order)
 
 __all__ = ["write_loop_gradient"]
 
-# TensorArray ops filling an array before a loop reads it, and their value's input index.
-_FILL_VALUE_INPUT = {"TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 _SCALAR = TensorShape([])
 
 
@@ -144,18 +142,13 @@ def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
     inputs = list(op.inputs)
     ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
     upstream = data_upstream(ys)
-    reached = forward_reach(xs)
-    # A loop whose only way from the sources is a TensorArray unstacked or split before
-    # it (a stateful op, where the reach stops): reached through the array's flow.
-    fills = [o.outputs[0] for o in upstream if o.type in _FILL_VALUE_INPUT and o not in
-             reached and (o.inputs[_FILL_VALUE_INPUT[o.type]].op in reached or
-                          o.inputs[_FILL_VALUE_INPUT[o.type]] in xs)]
-    if fills:
-        reached |= forward_reach(fills)
-    # First gradient ops through loops that this one differentiates: constructs of the
-    # region (loop_second_order.py), whose own regions are theirs alone.
-    firsts = sorted((o for o in upstream if o in reached and holds_loop_gradient(o)),
-                    key=lambda o: o._id)
+    # (a loop whose only way from the sources is a TensorArray unstacked or split before
+    # it: reached through the array's flow)
+    reached = reach(xs, upstream)
+    # First gradient ops through loops the ys are computed from: constructs of the
+    # region (loop_second_order.py), whose own regions are theirs alone (also behind a
+    # stateful op the sources' reach stops at, a TensorArray's gather).
+    firsts = sorted((o for o in upstream if holds_loop_gradient(o)), key=lambda o: o._id)
     if firsts:
         upstream = data_upstream(ys, set(firsts))
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
@@ -213,9 +206,10 @@ def _differentiated_as_construct(op: Operation) -> bool:
         if other.type != "SymbolicGradient" or other is op or \
                 other.attrs.get("f") is not None:
             continue
-        ny, nx = len(other.attrs["Ty"]), len(other.attrs["Tx"])
-        if op not in data_upstream(list(other.inputs[:ny])) or \
-                op not in forward_reach(list(other.inputs[ny:ny + nx])):
+        # (any gradient op computed from it: where one is not planned to differentiate
+        # through it, say behind a stateful op its sources' reach stops at, its written
+        # form may still come to)
+        if op not in data_upstream(list(other.inputs[:len(other.attrs["Ty"])])):
             continue
         planned = _plan_gradient(other)
         if planned is None or planned[-1] is not None or \

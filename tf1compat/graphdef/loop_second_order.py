@@ -56,10 +56,25 @@ from tf1compat.graphdef.graph_io import op_to_node_def
 from tf1compat.graphdef.tangent_lowering import TANGENTS, zeros_of
 
 __all__ = ["SecondOrderPlan", "plan_second_order", "holds_loop_gradient",
-           "write_second_order"]
+           "write_second_order", "reach"]
 
 _UNKNOWN = TensorShape(None)
 _HEADS = ("Identity", "ReadVariableOp")   # a source's value as the loop reads it
+
+
+# TensorArray ops filling an array before a loop reads it, and their value's input index.
+_FILL_VALUE_INPUT = {"TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
+
+
+def reach(xs: List[Tensor], upstream: Set[Operation]) -> Set[Operation]:
+    """The ops computed from sources `xs` (forward_reach), and those of a loop whose only
+    way from them is a TensorArray unstacked or split before it (a stateful op, where the
+    reach stops), among the ops `upstream` the ys are computed from."""
+    reached = forward_reach(xs)
+    fills = [o.outputs[0] for o in upstream if o.type in _FILL_VALUE_INPUT and o not in
+             reached and (o.inputs[_FILL_VALUE_INPUT[o.type]].op in reached or
+                          o.inputs[_FILL_VALUE_INPUT[o.type]] in xs)]
+    return reached | forward_reach(fills) if fills else reached
 
 
 def _region(op: Operation) -> Tuple[List[Tensor], List[Tensor], List[Tensor], Set[Operation]]:
@@ -68,7 +83,8 @@ def _region(op: Operation) -> Tuple[List[Tensor], List[Tensor], List[Tensor], Se
     ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
     inputs = list(op.inputs)
     ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
-    return ys, xs, dys, data_upstream(ys) & forward_reach(xs)
+    upstream = data_upstream(ys)
+    return ys, xs, dys, upstream & reach(xs, upstream)
 
 
 def holds_loop_gradient(op: Operation) -> bool:
@@ -164,6 +180,11 @@ def plan_second_order(op: Operation, reached: Set[Operation]
     if len(loops) != 1 or loops[0].attrs.get("loop") is None or \
             loops[0]._control_flow_context is not None:
         return None, prefix + "its region holds other than one top-level while loop"
+    arrays = sorted({o.type for o in data_upstream(ys) if "TensorArray" in o.type and
+                     any(t.op in region or t in xs for t in o.inputs)})
+    if arrays:
+        return None, prefix + ("its region holds TensorArrays (dynamic_rnn, tf.scan, "
+                               f"tf.map_fn: {', '.join(arrays)})")
     if any(d.op in reached for d in dys):
         return None, prefix + "its grad_ys are computed from the sources"
     if not all(x.dtype.base_dtype.is_floating or x.dtype.base_dtype == D.resource
