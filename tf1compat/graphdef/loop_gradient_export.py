@@ -200,7 +200,7 @@ def _differentiated_as_construct(op: Operation) -> bool:
     (which neither TF nor tf1compat could)."""
     attrs = op.attrs
     if not attrs["create_graph"] or attrs["jacobian"] or attrs["Tc"] or \
-            not holds_loop_gradient(op):
+            op._control_flow_context is not None or not holds_loop_gradient(op):
         return False
     for other in op.graph.get_operations():
         if other.type != "SymbolicGradient" or other is op or \
