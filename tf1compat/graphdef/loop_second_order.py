@@ -27,7 +27,10 @@ needs no gradient of a gradient:
   loop's initial values and captures.
 
 The first gradient op itself is written as usual (loop_gradient_export.py; its
-`create_graph` no longer matters, as nothing differentiates its TF form). What this
+`create_graph` no longer matters, as nothing differentiates its TF form), where every
+gradient op computed from it takes it so (else both keep tf1compat's form). tf.hessians'
+Jacobian form is written row by row by loop_gradient_export.py, each row such a
+gradient given a unit vector, sharing this plan's functions. What this
 writes: a first gradient op whose region is one top-level loop and ops after it, the
 body and those ops of the op types of tangent_lowering.TANGENTS, tf.conds of them (both
 branches and Select) and ops computing no floats from floats (the counter; those TF's
