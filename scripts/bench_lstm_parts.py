@@ -14,8 +14,8 @@ threads (set for all seven):
   `cell_weights`);
 * `fixed`: the same kernel on weights already in torch's layout (nn.LSTM's case);
 * `physical`: the same kernel as the held weights feed it: w_ih and w_hh views of one
-  flat leaf through a node whose backward is one `cat` (the flat gradient), the bias
-  re-laid;
+  flat leaf through one split node (backward: one `cat`, the flat gradient), b_ih the
+  held bias itself, b_hh carrying forget_bias;
 * `stepwise`: the same layer written as one autograd Function (`StepwiseLSTM`): the
   input product for all steps in one GEMM, per step the recurrent product and the
   gates; backward per step the gate gradients and the recurrent product, then each
@@ -135,7 +135,8 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
         run(fixed_params, tuple(fixed_params[:3]))
 
     def physical() -> None:
-        run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth)), (flat, held_bias))
+        run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth, True)),
+            (flat, held_bias))
 
     layer = stepwise_lstm()
 

@@ -175,10 +175,12 @@ class KernelLayout:
         return rows.t().contiguous()
 
     def split(self, flat: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """w_ih and w_hh, views of `flat` (no autograd node of their own)."""
-        at = 4 * self.units * self.depth
-        return (flat[:at].view(4 * self.units, self.depth),
-                flat[at:].view(4 * self.units, self.units))
+        """w_ih and w_hh, views of `flat`. One split node: its backward is one `cat` of
+        the two gradients (separate slices would each fill a zero buffer of the flat
+        size and add them)."""
+        rows = 4 * self.units
+        w_ih, w_hh = torch.split(flat, [rows * self.depth, rows * self.units])
+        return w_ih.view(rows, self.depth), w_hh.view(rows, self.units)
 
 
 @dataclass(frozen=True)
@@ -195,39 +197,6 @@ class BiasLayout:
 
     def to_tf(self, held: torch.Tensor) -> torch.Tensor:
         return held.reshape(-1).index_select(0, _gate_order(self.units, held.device))
-
-
-class _HeldWeights(torch.autograd.Function):
-    """(flat kernel, held bias) -> (w_ih, w_hh, b_ih): views of the flat kernel, and the
-    bias as it is (`fold`: the kernel adds `forget_bias` through b_hh) or a copy with
-    `forget_bias` added to the forget gate's. One node whose backward is one `cat` (the
-    flat gradient) and a view of the bias's: separate autograd views would each fill a
-    zero buffer of the flat size."""
-
-    @staticmethod
-    def forward(ctx: Any, flat: torch.Tensor, bias: torch.Tensor, layout: KernelLayout,
-                forget_bias: float, fold: bool) -> Tuple[torch.Tensor, ...]:
-        w_ih, w_hh = layout.split(flat)
-        if fold:
-            b_ih = bias.view(-1)
-        else:
-            b_ih = bias.reshape(-1).clone()
-            if forget_bias:
-                b_ih[layout.units:2 * layout.units].add_(forget_bias)
-        ctx.set_materialize_grads(False)
-        ctx.like = (flat.dtype, flat.device, bias.shape)
-        ctx.sizes = (w_ih.numel(), w_hh.numel())
-        return w_ih, w_hh, b_ih
-
-    @staticmethod
-    def backward(ctx: Any, g_ih: Optional[torch.Tensor], g_hh: Optional[torch.Tensor],
-                 g_bias: Optional[torch.Tensor]) -> tuple:
-        dtype, device, bias_shape = ctx.like
-        parts = [g.reshape(-1) if g is not None else
-                 torch.zeros(n, dtype=dtype, device=device)
-                 for g, n in zip((g_ih, g_hh), ctx.sizes)]
-        return (torch.cat(parts), None if g_bias is None else g_bias.view(bias_shape),
-                None, None, None)
 
 
 @functools.lru_cache(maxsize=64)
@@ -260,7 +229,13 @@ def held_lstm_weights(units: int, forget_bias: float, kernel: torch.Tensor,
         kernel = k_layout.to_physical(kernel)
     if bias.dim() == b_layout.tf_rank:
         bias = b_layout.to_physical(bias)
+    # Views (autograd's own nodes, no Python in the backward): gradients reach the flat
+    # kernel as one `cat`, the bias as a view.
+    w_ih, w_hh = k_layout.split(kernel)
     forget_bias = float(forget_bias)
-    w_ih, w_hh, b_ih = _HeldWeights.apply(kernel, bias, k_layout, forget_bias, fold)
-    return w_ih, w_hh, b_ih, _b_hh(units, forget_bias if fold else 0.0, bias.dtype,
-                                   bias.device)
+    if fold:
+        return w_ih, w_hh, bias.view(-1), _b_hh(units, forget_bias, bias.dtype, bias.device)
+    b_ih = bias.reshape(-1).clone()
+    if forget_bias:
+        b_ih[units:2 * units] += forget_bias
+    return w_ih, w_hh, b_ih, _b_hh(units, 0.0, bias.dtype, bias.device)
