@@ -14,8 +14,8 @@ threads (set for all seven):
   `cell_weights`);
 * `fixed`: the same kernel on weights already in torch's layout (nn.LSTM's case);
 * `physical`: the same kernel as the held weights feed it: w_ih and w_hh views of one
-  flat leaf through a node whose backward is one `cat` (the flat gradient), the bias
-  re-laid;
+  flat leaf through one split node (backward: one `cat`, the flat gradient), b_ih the
+  held bias itself, b_hh carrying forget_bias;
 * `stepwise`: the same layer written as one autograd Function (`StepwiseLSTM`): the
   input product for all steps in one GEMM, per step the recurrent product and the
   gates; backward per step the gate gradients and the recurrent product, then each
@@ -31,6 +31,13 @@ the wall time per step of one block; min and median over rounds are printed. Blo
 all kinds alternate, so a load change on a shared machine reaches each alike.
 
     python scripts/bench_lstm_parts.py --rounds 8 --steps 20 --threads 1
+
+`--ops N` instead times, over N held steps, every kernel of the step's plan and every
+autograd node of its backward (`time.thread_time` around each: torch.profiler and
+cProfile inflate small ops several-fold), CPU us per step, largest first
+(docs/performance.md "## LSTM step, session 27"):
+
+    python scripts/bench_lstm_parts.py --ops 400
 """
 
 from __future__ import annotations
@@ -135,7 +142,8 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
         run(fixed_params, tuple(fixed_params[:3]))
 
     def physical() -> None:
-        run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth)), (flat, held_bias))
+        run(list(held_lstm_weights(units, 1.0, flat, held_bias, depth, True)),
+            (flat, held_bias))
 
     layer = stepwise_lstm()
 
@@ -145,11 +153,76 @@ def kernel_steps(units: int = 128, depth: int = 32, steps: int = 20,
     return relaid, fixed, physical, stepwise
 
 
+def op_times(step: Callable[[], Any], steps: int) -> None:
+    """Prints the CPU time per step of each kernel of `step`'s training plan (the
+    generated plan's globals wrapped) and of each node of its backward (pre/post hooks
+    on every node `torch.autograd.grad` is about to run), over `steps` steps."""
+    import collections
+    import gc
+
+    import torch
+    spent: dict = collections.defaultdict(float)
+    clock = time.thread_time
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            start = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] += clock() - start
+        return run
+
+    plan = next(f for f in gc.get_objects() if type(f).__name__ == "function" and
+                f.__code__.co_filename.startswith("<tf1compat-plan-") and
+                "SymbolicGradient" in f.__code__.co_names)
+    names = plan.__globals__
+    for name, value in list(names.items()):
+        if callable(value) and not name.startswith("__") and not isinstance(value, type):
+            names[name] = timed(name, value)
+    grad = torch.autograd.grad
+
+    def hooked_grad(outputs: Any, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        seen, todo = set(), [o.grad_fn for o in (
+            outputs if isinstance(outputs, (list, tuple)) else [outputs])]
+        starts: dict = {}
+        while todo:
+            node = todo.pop()
+            if node is None or node in seen:
+                continue
+            seen.add(node)
+            node.register_prehook(lambda g, n=node: starts.__setitem__(n, clock()))
+            node.register_hook(lambda gi, go, n=node, k="grad: " + node.name():
+                               spent.__setitem__(k, spent[k] + clock() - starts[n]))
+            todo.extend(nxt for nxt, _ in node.next_functions)
+        start = clock()
+        try:
+            return grad(outputs, inputs, *args, **kwargs)
+        finally:
+            spent["grad: autograd.grad in all"] += clock() - start
+    torch.autograd.grad = hooked_grad
+    try:
+        for _ in range(10):
+            step()
+        spent.clear()
+        start = clock()
+        for _ in range(steps):
+            step()
+        total = clock() - start
+    finally:
+        torch.autograd.grad = grad
+    print(f"step {total / steps * 1e6:.0f} us CPU ({steps} steps); per step:")
+    for name, value in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {name:40s} {value / steps * 1e6:8.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--ops", type=int, default=0,
+                        help="time each op and backward node over this many held steps")
     args = parser.parse_args()
     os.environ["TF1COMPAT_THREADS"] = str(args.threads)
     os.environ.setdefault("TF1COMPAT_COMPILE_BACKGROUND", "0")
@@ -173,6 +246,9 @@ def main() -> int:
                     step()
                 settle_hot_plans(step, sessions, 600)
             steps.append(step)
+            if args.ops:
+                op_times(step, args.ops)
+                return 0
         hand = _torch_lstm()
         relaid, fixed, physical, stepwise = kernel_steps()
         kinds = {"ours": steps[0], "ours_relaid": steps[1], "hand": hand, "relaid": relaid,

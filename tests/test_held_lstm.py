@@ -19,15 +19,15 @@ def _feed(seed):
     return np.random.RandomState(seed).randn(B, T, D).astype(np.float32)
 
 
-def _build(optimizer, multi=False):
+def _build(optimizer, multi=False, dtype=tf.float32):
     tf.set_random_seed(7)
-    x = tf.placeholder(tf.float32, [B, T, D])
+    x = tf.placeholder(dtype, [B, T, D])
     rnn = tf.nn.rnn_cell
     cell = rnn.MultiRNNCell([rnn.BasicLSTMCell(U), rnn.LSTMCell(4, forget_bias=0.5)]) \
         if multi else rnn.BasicLSTMCell(U)
     # The multi-layer case also runs the packed kernel (rows of different lengths).
     lengths = tf.constant([T, 2, T - 1, 1]) if multi else None
-    out, _ = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=tf.float32)
+    out, _ = tf.nn.dynamic_rnn(cell, x, sequence_length=lengths, dtype=dtype)
     loss = tf.reduce_mean(tf.square(tf.layers.dense(out[:, -1], 1) - 1.0))
     train = optimizer().minimize(loss)
     return x, loss, train
@@ -37,13 +37,14 @@ def _session_values(sess):
     return {v.op.name: sess.run(v) for v in tf.global_variables()}
 
 
-def _scenario(monkeypatch, tmp_path, on, optimizer, multi=False, between=None, steps=3):
+def _scenario(monkeypatch, tmp_path, on, optimizer, multi=False, between=None, steps=3,
+              dtype=tf.float32):
     """Trains `steps` steps (calling `between(sess, i)` after each), then fetches every
     variable, the gradients of the loss, saves and restores: all the values seen."""
     monkeypatch.setenv("TF1COMPAT_LSTM_PHYSICAL", "1" if on else "0")
     seen = []
     with tf.Graph().as_default():
-        x, loss, train = _build(optimizer, multi)
+        x, loss, train = _build(optimizer, multi, dtype)
         kernels = [v for v in tf.trainable_variables() if "cell" in v.op.name]
         grads = tf.gradients(loss, kernels)
         saver = tf.train.Saver()
@@ -98,6 +99,15 @@ def test_training_save_restore_and_gradients_are_bit_identical(monkeypatch, tmp_
 def test_multi_layer_lstm_is_bit_identical(monkeypatch, tmp_path):
     off, _ = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS["adam"], multi=True)
     on, held = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS["adam"], multi=True)
+    assert held
+    _equal(on, off)
+
+
+def test_float64_lstm_is_bit_identical(monkeypatch, tmp_path):
+    # torch's own CPU kernel (not oneDNN's) adds b_ih and b_hh separately: the held
+    # weights must then carry forget_bias in b_ih, as the re-laid ones do.
+    off, _ = _scenario(monkeypatch, tmp_path, False, OPTIMIZERS["adam"], dtype=tf.float64)
+    on, held = _scenario(monkeypatch, tmp_path, True, OPTIMIZERS["adam"], dtype=tf.float64)
     assert held
     _equal(on, off)
 

@@ -29,6 +29,7 @@ C-contiguous 2-D array is the one-by-one sum (`_down_columns`).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, List, Optional, Sequence, Tuple
 
@@ -132,6 +133,29 @@ def _rows_leaf_sums(rows: np.ndarray) -> np.ndarray:
     return _down_columns(rows[:, whole:].T) + packet[:, 0]
 
 
+def _full_leaf_sum(v: np.ndarray) -> Any:
+    """`_rows_leaf_sums` of the one row `v` (1-D, C-contiguous) in fewer numpy calls (a
+    loss is such a sum, every step): the folds as reductions down the outer axis, which
+    numpy adds one by one (`_down_columns`; two rows: one addition)."""
+    n, width = v.shape[0], _PACKET[v.dtype]
+    if n < width:
+        return _down_columns(v.reshape(n, 1))[0]
+    whole4 = (n // (4 * width)) * 4 * width
+    whole = (n // width) * width
+    if whole4:
+        lanes = np.add.reduce(v[:whole4].reshape(-1, 4 * width), axis=0)
+        packet = np.add.reduce(lanes.reshape(4, width), axis=0)
+    else:
+        packet = v[:width]
+    for start in range(whole4 if whole4 else width, whole, width):
+        packet = packet + v[start:start + width]
+    while packet.shape[0] > 1:                               # predux: fold the halves
+        packet = np.add.reduce(packet.reshape(2, -1), axis=0)
+    if whole == n:
+        return packet[0]
+    return _down_columns(v[whole:].reshape(-1, 1))[0] + packet[0]
+
+
 def _packet_columns(values: np.ndarray) -> np.ndarray:
     """[n, m] -> [m] for m columns of whole input packets, side by side."""
     return _four_lanes(values) if values.shape[0] >= 16 else _down_columns(values)
@@ -173,7 +197,7 @@ def _value(x: torch.Tensor, kind: str, sizes: Sequence[int], mean: bool) -> torc
     values = x.detach().contiguous().numpy().reshape(tuple(sizes))
     with np.errstate(all="ignore"):        # inf - inf is NaN, silently, as in TF's kernel
         if kind == "full":
-            total = _rows_leaf_sums(values.reshape(1, -1)).reshape(())
+            total = _full_leaf_sum(values)
         elif kind == "rows":
             total = _rows_leaf_sums(values)
         else:
@@ -232,24 +256,17 @@ def _eigen_sum_backward(ctx: Any, grad: torch.Tensor) -> tuple:
 _eigen_sum_op.register_autograd(_eigen_sum_backward, setup_context=_eigen_sum_context)
 
 
-class _EigenSum(torch.autograd.Function):
-    """The same with a cheaper autograd node, for plans that run op by op."""
-
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, kind: str, sizes: List[int], mean: bool
-                ) -> torch.Tensor:
-        _eigen_sum_context(ctx, (x, kind, sizes, mean), None)
-        return _value(x, kind, sizes, mean)
-
-    backward = staticmethod(_eigen_sum_backward)
-
-
-def _run(x: torch.Tensor, kind: str, sizes: List[int], mean: bool) -> torch.Tensor:
-    if torch.compiler.is_compiling():
-        return _eigen_sum_op(x, kind, sizes, mean)
-    if x.requires_grad and torch.is_grad_enabled():
-        return _EigenSum.apply(x, kind, sizes, mean)
-    return _value(x, kind, sizes, mean)
+def _tracked(x: torch.Tensor, kind: str, sizes: List[int], mean: bool,
+             dims: Tuple[int, ...]) -> torch.Tensor:
+    """The sum for autograd (`dims`: the reduced dimensions of `x`, sorted). torch's own
+    reduction gives the node, whose backward is TF's gradient (expanded, for Mean divided
+    by the count: elementwise the same bits), and the value is then replaced by TF's:
+    cheaper both ways than an autograd.Function of Python. Neither node saves its
+    output, so overwriting it leaves the gradient alone."""
+    out = torch.mean(x, dims) if mean else torch.sum(x, dims)
+    with torch.no_grad():
+        out.copy_(_value(x, kind, sizes, mean).reshape(out.shape))
+    return out
 
 
 def _exporting() -> bool:
@@ -271,15 +288,35 @@ def eigen_sum(x: torch.Tensor, dims: Sequence[int], mean: bool = False
     torch also adds one by one)."""
     if not _emulated(x):
         return None
-    view = reduction_view(x.shape, dims)
+    compiling = torch.compiler.is_compiling()
+    # (Shapes repeat run after run: the view is cached, but not of a traced shape.)
+    found = (_view_and_dims if compiling else _cached_view)(tuple(x.shape), tuple(dims))
+    if found is None:
+        return None
+    kind, sizes, reduced = found
+    if compiling:
+        out = _eigen_sum_op(x, kind, list(sizes), mean)
+    elif x.requires_grad and torch.is_grad_enabled():
+        return _tracked(x, kind, list(sizes), mean, reduced)
+    else:
+        out = _value(x, kind, sizes, mean)
+    return out.reshape([n for i, n in enumerate(x.shape) if i not in reduced])
+
+
+def _view_and_dims(shape: Tuple[int, ...], dims: Tuple[int, ...]
+                   ) -> Optional[Tuple[str, tuple, Tuple[int, ...]]]:
+    """`reduction_view` and the reduced dimensions (sorted), where `eigen_sum` emulates
+    the sum."""
+    view = reduction_view(shape, dims)
     if view is None:
         return None
     kind, sizes = view
     if kind in ("full", "rows") and sizes[-1] < 5:
         return None
-    out = _run(x, kind, list(sizes), mean)
-    reduced = {d % x.dim() for d in dims}
-    return out.reshape([n for i, n in enumerate(x.shape) if i not in reduced])
+    return kind, sizes, tuple(sorted({d % len(shape) for d in dims}))
+
+
+_cached_view = functools.lru_cache(maxsize=256)(_view_and_dims)
 
 
 def tf_reduce_to(grad: torch.Tensor, shape: Sequence[int]) -> torch.Tensor:

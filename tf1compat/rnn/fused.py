@@ -311,6 +311,10 @@ def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Ten
         packed = pack_padded_sequence(x, lengths.clamp(min=1).cpu(), enforce_sorted=False)
     new_state: List[torch.Tensor] = []
     data = packed.data if packed is not None else x
+    # Whether torch's kernel is oneDNN's, which adds b_ih + b_hh into one bias first
+    # (aten's use_mkldnn; packed sequences take torch's own kernel).
+    one_bias = packed is None and x.dtype == torch.float32 and x.device.type == "cpu" \
+        and torch.backends.mkldnn.is_available() and torch._C._get_mkldnn_enabled()
     at = 0
     for k, layer in enumerate(layers):
         kernel, bias = weights[2 * k], weights[2 * k + 1]
@@ -326,7 +330,7 @@ def _run_layers(layers: Sequence[_Layer], x: torch.Tensor, state: List[torch.Ten
         if layer.kind == "lstm" and (kernel.dim() == 1 or bias.dim() == 2):
             # Held in torch's layout (runtime/physical_store.py).
             params = list(held_lstm_weights(layer.units, layer.forget_bias, kernel, bias,
-                                            depth))
+                                            depth, one_bias))
         else:
             params = list(cell_weights(layer.kind, layer.units, layer.forget_bias, kernel,
                                        bias, depth))

@@ -175,10 +175,12 @@ class KernelLayout:
         return rows.t().contiguous()
 
     def split(self, flat: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """w_ih and w_hh, views of `flat` (no autograd node of their own)."""
-        at = 4 * self.units * self.depth
-        return (flat[:at].view(4 * self.units, self.depth),
-                flat[at:].view(4 * self.units, self.units))
+        """w_ih and w_hh, views of `flat`. One split node: its backward is one `cat` of
+        the two gradients (separate slices would each fill a zero buffer of the flat
+        size and add them)."""
+        rows = 4 * self.units
+        w_ih, w_hh = torch.split(flat, [rows * self.depth, rows * self.units])
+        return w_ih.view(rows, self.depth), w_hh.view(rows, self.units)
 
 
 @dataclass(frozen=True)
@@ -197,46 +199,43 @@ class BiasLayout:
         return held.reshape(-1).index_select(0, _gate_order(self.units, held.device))
 
 
-class _HeldWeights(torch.autograd.Function):
-    """(flat kernel, held bias) -> (w_ih, w_hh, b_ih, b_hh): the weights views of the
-    flat kernel, b_ih the bias with `forget_bias` added to the forget gate's, b_hh zero.
-    One node whose backward is one `cat` (the flat gradient) and a view of the bias's:
-    separate autograd views would each fill a zero buffer of the flat size."""
-
-    @staticmethod
-    def forward(ctx: Any, flat: torch.Tensor, bias: torch.Tensor, layout: KernelLayout,
-                forget_bias: float) -> Tuple[torch.Tensor, ...]:
-        units = layout.units
-        w_ih, w_hh = layout.split(flat)
-        b_ih = bias.reshape(-1).clone()
-        if forget_bias:
-            b_ih[units:2 * units].add_(forget_bias)
-        b_hh = bias.new_zeros(4 * units)
-        ctx.mark_non_differentiable(b_hh)
-        ctx.set_materialize_grads(False)     # (b_hh's: no zeros made for nothing)
-        ctx.like = (flat.dtype, flat.device, bias.shape)
-        ctx.sizes = (w_ih.numel(), w_hh.numel())
-        return w_ih, w_hh, b_ih, b_hh
-
-    @staticmethod
-    def backward(ctx: Any, g_ih: Optional[torch.Tensor], g_hh: Optional[torch.Tensor],
-                 g_bias: Optional[torch.Tensor], _: Any) -> tuple:
-        dtype, device, bias_shape = ctx.like
-        parts = [g.reshape(-1) if g is not None else
-                 torch.zeros(n, dtype=dtype, device=device)
-                 for g, n in zip((g_ih, g_hh), ctx.sizes)]
-        return (torch.cat(parts), None if g_bias is None else g_bias.view(bias_shape),
-                None, None)
+@functools.lru_cache(maxsize=64)
+def _b_hh(units: int, forget_bias: float, dtype: torch.dtype,
+          device: torch.device) -> torch.Tensor:
+    """A held LSTM's b_hh (never written: the kernels only read it): `forget_bias` at
+    the forget gate (torch's second block), zero elsewhere; all zero for 0."""
+    row = torch.zeros(4 * units, dtype=dtype, device=device)
+    if forget_bias:
+        row[units:2 * units] = forget_bias
+    return row
 
 
 def held_lstm_weights(units: int, forget_bias: float, kernel: torch.Tensor,
-                      bias: torch.Tensor, depth: int) -> Tuple[torch.Tensor, ...]:
+                      bias: torch.Tensor, depth: int, fold: bool = False
+                      ) -> Tuple[torch.Tensor, ...]:
     """torch's (w_ih, w_hh, b_ih, b_hh) for an LSTM whose kernel and/or bias are held in
     torch's layout (`KernelLayout`, `BiasLayout`; one in TF's is re-laid here): the same
-    values `cell_weights` gives, and gradients in the held forms."""
+    values `cell_weights` gives, and gradients in the held forms.
+
+    `fold`: the kernel that takes them adds b_ih + b_hh before anything else (oneDNN's
+    float32 LSTM on the CPU: one bias); then b_ih is the held bias itself and b_hh
+    carries `forget_bias`, so no copy of the bias is made. The kernel's sum is then
+    `cell_weights`' `(bias + forget_bias) + 0` bit for bit: `y + 0` is `y` unless `y` is
+    -0, and `bias + forget_bias` is never -0 for a non-zero `forget_bias` (a zero one is
+    not added at all). Kernels that add the biases separately (torch's own CPU LSTM:
+    float64, packed sequences) need `fold` False."""
     k_layout, b_layout = KernelLayout(depth, units), BiasLayout(units)
     if kernel.dim() == k_layout.tf_rank:
         kernel = k_layout.to_physical(kernel)
     if bias.dim() == b_layout.tf_rank:
         bias = b_layout.to_physical(bias)
-    return _HeldWeights.apply(kernel, bias, k_layout, forget_bias)
+    # Views (autograd's own nodes, no Python in the backward): gradients reach the flat
+    # kernel as one `cat`, the bias as a view.
+    w_ih, w_hh = k_layout.split(kernel)
+    forget_bias = float(forget_bias)
+    if fold:
+        return w_ih, w_hh, bias.view(-1), _b_hh(units, forget_bias, bias.dtype, bias.device)
+    b_ih = bias.reshape(-1).clone()
+    if forget_bias:
+        b_ih[units:2 * units] += forget_bias
+    return w_ih, w_hh, b_ih, _b_hh(units, 0.0, bias.dtype, bias.device)
