@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
 
 sys.path.insert(0, ROOT)
-from tests import graph_loop_array_cases, graph_loop_nested_cases  # noqa: E402
+from tests import (graph_loop_array_cases, graph_loop_nested_cases,  # noqa: E402
+                   graph_loop_run_time_cases)
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
@@ -254,6 +255,16 @@ def case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(rec: Recorder) -> 
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs read
+    at row 2 and, concatenated along time, at a row of the outer counter;
+    GradientDescent from the file, the flag fed both ways."""
+    spec = _train_case(rec, graph_loop_run_time_cases.
+                       case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
+                       minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 def case_tensor_array_entering_loop_through_cond(rec: Recorder) -> None:
     """A top-level loop writing an array that enters it with an element written in both
     branches of a tf.cond before it; GradientDescent from the file, the flag fed both
@@ -343,6 +354,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_loops_in_cond_in_loop,
          case_run_time_length_loops_in_cond_in_loop,
          case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
          case_tensor_array_entering_loop_through_cond,
          case_tensor_arrays_entering_loop_through_conds_writing_apart,
          case_tensor_arrays_entering_loop_through_cond_in_cond,

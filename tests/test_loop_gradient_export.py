@@ -20,7 +20,7 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
 from tests import (graph_loop_array_cases, graph_loop_more_cases, graph_loop_nested_cases,
-                   graph_loop_training_cases)
+                   graph_loop_run_time_cases, graph_loop_training_cases)
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, imported_gradient_matches, recorded_case,
                                          replay_the_written_train_op, replay_tf_runs)
@@ -109,7 +109,7 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_entering_loop_through_conds_read_in_body",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
-    graph_loop_nested_cases.LOOP_NESTED_CASES
+    graph_loop_nested_cases.LOOP_NESTED_CASES + graph_loop_run_time_cases.LOOP_RUN_TIME_CASES
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])

@@ -55,7 +55,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
-                                               ones_dims, shape_source, shape_without_cut)
+                                               ones_dims, shape_source, shape_without_cut,
+                                               stand_in_rows)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
@@ -105,6 +106,10 @@ class CondPlan:
     # TensorArrayWriteV3 ops of the branches whose elements are each the Select of it
     # and zeros (`masked`), their names after the If outputs' in `write_cond`'s
     masked: List[Operation] = field(default_factory=list)
+    # StridedSlices reading one element of a branch loop's run-time dim at an index
+    # other than 0 or -1 -> those dims (`stand_in_rows`: element 0 where their branch
+    # is not taken)
+    rows: Dict[Operation, List[int]] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -118,10 +123,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     variable's reads in the branches among them). `loops(while_op)`, where given, takes
     a while loop of a branch as a loop differentiated outside f (a nested backward loop
     in a loop body, loop_gradient_export.py; its outputs and the branch's reads of the
-    TensorArrays it writes after it are inputs of f, among `cut`), or says why not; there a tf.cond in a branch is written the same way inside (its plan
-    in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
-    outside f (among `cut`: an op TF cannot differentiate in a function, such as the
-    FloorMod of an inner cond's predicate) rather than written into it.
+    TensorArrays it writes after it are inputs of f, among `cut`), or says why not;
+    there a tf.cond in a branch is written the same way inside (its plan in `inner`).
+    `pushed(op)`: whether a branch op off the gradient path is computed outside f
+    (among `cut`: an op TF cannot differentiate in a function, such as the FloorMod of
+    an inner cond's predicate) rather than written into it.
     `element_writes`: the outputs whose branches return a TensorArrayWriteV3 or the
     array's flow unchanged (in a loop body, loop_array_plan.cond_write): written as the
     element written (zeros where none is), so their Select is the element the loop's
@@ -283,6 +289,10 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                               f"shape, known only at run time")
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
+        if member.type == "StridedSlice" and ones.get(member.inputs[0]):
+            rows = stand_in_rows(member, ones[member.inputs[0]])
+            if rows:
+                plan.rows[member] = rows
         if member in plan.inner:    # what the inner cond's written ops read, and its cut
             sub = plan.inner[member]
             for t in sub.reads:
@@ -351,6 +361,21 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     return name_of(t)
 
 
+def _stand_in_begin(op: Operation, begin: str, rows: List[int], ran: str
+                    ) -> Tuple[List[NodeDef], str]:
+    """The begin of StridedSlice `op` (`plan.rows`) with 0 in each of `rows` where its
+    branch is not taken (`ran` 0: its input is the stand-in, 1 there): `begin *
+    Maximum(1 - onehot(rows), ran)`; the taken branch's begin unchanged."""
+    builder = NodeBuilder(f"{op.name}/stand_in_begin")
+    index = op.inputs[1].dtype.base_dtype
+    if index != D.int32:
+        ran = builder.add("Cast", [ran], {"SrcT": D.int32, "DstT": index, "Truncate": False})
+    kept = builder.const([0 if k in rows else 1
+                          for k in range(op.inputs[1].shape.num_elements())], index)
+    keep = builder.add("Maximum", [kept, ran], {"T": index})
+    return builder.nodes, builder.add("Mul", [begin, keep], {"T": index})
+
+
 def element_dtype(op: Operation, k: int) -> Any:
     """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
     branch (`element_writes`: the output is the array's float32 flow, its Select the
@@ -405,16 +430,36 @@ def element_reads(y: Tensor) -> List[Tensor]:
 
 
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
-               lower: Callable[[Operation, List[str]], Any]
+               lower: Callable[[Operation, List[str]], Any],
+               ran: Optional[Callable[[], str]] = None
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
     """The NodeDefs of `plan` inside a function and the name of each If output (None for
-    those not used), then of each `plan.masked` write's element. `name_of`: the function's names of the values it takes (`reads`,
-    `cut`, the sources) or computed before; `lower(op, names)`: gradient_lowering's nodes
-    and output names, or None to write the op itself."""
+    those not used), then of each `plan.masked` write's element. `name_of`: the
+    function's names of the values it takes (`reads`, `cut`, the sources) or computed
+    before; `lower(op, names)`: gradient_lowering's nodes and output names, or None to
+    write the op itself; `ran()`: for a tf.cond inside a branch, the name of an int32
+    that is 1 where that branch is taken (written on first use)."""
     op = plan.op
     then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
     known: Dict[Tensor, str] = {}
     nodes: List[NodeDef] = []
+    taken: Dict[bool, str] = {}
+
+    def ran_in(member: Operation) -> str:
+        """1 where `member`'s branch (and each branch around this cond) is taken."""
+        then = member._control_flow_context is then_b.region
+        if then not in taken:
+            builder = NodeBuilder(f"{op.name}/taken_{int(then)}")
+            flag = builder.add("Cast", [name_of(op.inputs[0])],
+                               {"SrcT": D.bool, "DstT": D.int32, "Truncate": False})
+            if not then:
+                flag = builder.add("Sub", [builder.const(1, D.int32), flag], {"T": D.int32})
+            if ran is not None:
+                flag = builder.add("Mul", [ran(), flag], {"T": D.int32})
+            nodes.extend(builder.nodes)
+            taken[then] = flag
+        return taken[then]
+
     for member in plan.ops:
         if member.type == "TensorArrayWriteV3":     # `element_writes`: the element
             element = member.inputs[2]
@@ -425,11 +470,16 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             # (what it reads by name: not the values only a loop of it reads, which
             # f takes the loop's outputs for)
             more, outs = write_cond(plan.inner[member],
-                                    lambda t: known[t] if t in known else name_of(t), lower)
+                                    lambda t: known[t] if t in known else name_of(t), lower,
+                                    lambda member=member: ran_in(member))
             nodes.extend(more)
             known.update((t, n) for t, n in zip(member.outputs, outs) if n)
             continue
         names = [known[t] if t in known else name_of(t) for t in member.inputs]
+        if member in plan.rows:
+            more, names[1] = _stand_in_begin(member, names[1], plan.rows[member],
+                                             ran_in(member))
+            nodes.extend(more)
         if member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)
             branch = (name_of(op.inputs[0]),

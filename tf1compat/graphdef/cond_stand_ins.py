@@ -21,7 +21,7 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape",
-           "ones_dims", "shape_source", "shape_without_cut"]
+           "ones_dims", "shape_source", "shape_without_cut", "stand_in_rows"]
 
 # Ops that may take a cut value (random draws, a gradient stop): elementwise with
 # broadcasting, so the scalar that stands for it in the untaken branch computes (and is
@@ -80,14 +80,22 @@ _REDUCTION_OP_TYPES = frozenset(["Sum", "Mean", "Max", "Min", "Prod"])
 # of a cut value of a run-time shape (only broadcasting ops take it).
 _REAL, _SCALAR_STAND_IN = "real", "scalar"
 
+# A dim of a value computed from the stand-in whose size there is not 1 (a ConcatV2
+# along a dim from the 1s: the sum of its inputs' sizes), where a dim from the 1s is
+# True: ops that take any size there take it (elementwise ops, reductions, one
+# element or the whole range of it), those that need its size to be 1 or to agree with
+# another value's do not.
+_WIDE = "wide"
+
 
 def ones_dims(written: List[Operation], kinds: Dict[Operation, str]
                ) -> Dict[Tensor, Optional[Tuple[bool, ...]]]:
     """For the branch ops written into f (in graph order) that compute from while loops'
     outputs of run-time shapes (in the untaken branch: zeros of `ones_shape`, so their
     values and gradients stay finite): per value, which of its dims come from those 1s
-    (where the taken branch has its run-time sizes), or None where an op might fail on
-    them or take its output's shape from elsewhere."""
+    (where the taken branch has its run-time sizes: True where the stand-in has 1,
+    `_WIDE` where a ConcatV2 along them gave another size), or None where an op might
+    fail on them or take its output's shape from elsewhere."""
     dims: Dict[Tensor, Optional[Tuple[bool, ...]]] = {}
     for member in written:
         known: List[Any] = []
@@ -144,7 +152,9 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
         return first[:axis] + (False,) + first[axis:]
     if op.type == "Squeeze":
         axes = {int(a) % len(first) for a in op.attrs.get("squeeze_dims") or []}
-        return tuple(d for k, d in enumerate(first) if k not in axes) if axes else None
+        if not axes or any(first[k] == _WIDE for k in axes):
+            return None
+        return tuple(d for k, d in enumerate(first) if k not in axes)
     if op.type == "MatMul":
         return _matmul_ones(op, first, known[1])
     return _strided_slice_ones(op, first)
@@ -155,9 +165,10 @@ def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
     1s where an input's does and no other input has a static size other than 1 there;
     None where no input but scalar stand-ins has the output's rank."""
     rank = op.outputs[0].shape.ndims
-    if rank is None:
+    wide = None if rank is None else _wide_dims(op, known, rank)
+    if wide is None:
         return None
-    if any(m == _REAL and x.shape.ndims is not None and
+    if not wide and any(m == _REAL and x.shape.ndims is not None and
            x.shape.as_list() == op.outputs[0].shape.as_list()
            for x, m in zip(op.inputs, known)):
         return (False,) * rank      # an input of the output's shape (shape_without_cut)
@@ -179,7 +190,30 @@ def _broadcast_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
         for i, d in enumerate(shape):
             if not (isinstance(m, tuple) and m[i]) and d is not None and d != 1:
                 found[rank - len(shape) + i] = False
-    return tuple(found) if full else None
+    return tuple(_WIDE if i in wide else f for i, f in enumerate(found)) if full else None
+
+
+def _wide_dims(op: Operation, known: List[Any], rank: int) -> Optional[List[int]]:
+    """The output dims of broadcasting op `op` (of rank `rank`) where one input is
+    `_WIDE`; None where another input might not broadcast against it there (another
+    `_WIDE`, a run-time size or a static one other than 1)."""
+    counts = [0] * rank
+    for m in known:
+        if isinstance(m, tuple):
+            for i, f in enumerate(m):
+                counts[rank - len(m) + i] += f == _WIDE
+    if not any(counts):
+        return []
+    for x, m in zip(op.inputs, known):
+        if m == _SCALAR_STAND_IN:
+            continue
+        if x.shape.ndims is None:
+            return None
+        for i, d in enumerate(x.shape.as_list()):
+            f = m[i] if isinstance(m, tuple) else False
+            if counts[rank - x.shape.ndims + i] and f != _WIDE and f is not True and d != 1:
+                return None
+    return None if max(counts) > 1 else [i for i, c in enumerate(counts) if c]
 
 
 def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
@@ -189,8 +223,8 @@ def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool
     1s; None otherwise (the stand-in's elements might not fill the shape)."""
     target = constant_value(op.inputs[1])
     dims = op.inputs[0].shape.as_list()
-    if target is None or list(np.atleast_1d(target)).count(-1) != 1 or any(
-            d is None and not derived for d, derived in zip(dims, first)):
+    if target is None or list(np.atleast_1d(target)).count(-1) != 1 or _WIDE in first or \
+            any(d is None and not derived for d, derived in zip(dims, first)):
         return None
     target = [int(d) for d in np.atleast_1d(target)]
     elements = int(np.prod([1 if derived else d for d, derived in zip(dims, first)]))
@@ -200,17 +234,22 @@ def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool
 
 
 def _concat_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a ConcatV2 along a constant axis no input has from the 1s,
-    its inputs all from the 1s or none in each other dim (`tf.concat([fw, bw], -1)` of
-    outputs): those dims; None otherwise."""
+    """`_propagate_ones` of a ConcatV2 along a constant axis, its inputs all from the 1s
+    or none in each other dim, none `_WIDE` there (`tf.concat([fw, bw], -1)` of
+    outputs): those dims, and the axis `_WIDE` where an input has it from the 1s (the
+    stand-in's sizes there add up to more than 1: `tf.concat([out, out2], 1)` along
+    time); None otherwise."""
     axis, rank = constant_value(op.inputs[-1]), op.outputs[0].shape.ndims
     if axis is None or rank is None or _SCALAR_STAND_IN in known[:-1]:
         return None
     flags = [m if isinstance(m, tuple) else (False,) * rank for m in known[:-1]]
     axis = int(axis) % rank
-    if any(len(f) != rank or f[axis] or f != flags[0] for f in flags):
+    others = [f[:axis] + f[axis + 1:] for f in flags]
+    if any(len(f) != rank for f in flags) or _WIDE in others[0] or \
+            any(f != others[0] for f in others):
         return None
-    return flags[0]
+    along = _WIDE if any(f[axis] for f in flags) else False
+    return flags[0][:axis] + (along,) + flags[0][axis + 1:]
 
 
 def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[bool, ...]]:
@@ -220,33 +259,46 @@ def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[b
         return None
     b = b if isinstance(b, tuple) else (False, False)
     ta, tb = bool(op.attrs.get("transpose_a")), bool(op.attrs.get("transpose_b"))
-    if a[0 if ta else 1] != b[1 if tb else 0]:
+    if a[0 if ta else 1] != b[1 if tb else 0] or a[0 if ta else 1] == _WIDE:
         return None
     return a[1 if ta else 0], b[0 if tb else 1]
 
 
 def _strided_slice_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a StridedSlice of constant bounds: along a dim from the 1s
-    only the whole range (stride 1) or element 0 or -1."""
+    """`_propagate_ones` of a StridedSlice: along a dim from the 1s the whole range
+    (constant stride 1) or one element (`outputs[:, k]`, k constant or computed: a row
+    other than 0 or -1 is read at 0 where the stand-in stands, `stand_in_rows`)."""
     attrs = op.attrs
-    bounds = [constant_value(t) for t in op.inputs[1:4]]
-    if any(b is None for b in bounds) or attrs.get("ellipsis_mask") or \
-            attrs.get("new_axis_mask"):
+    strides = constant_value(op.inputs[3])
+    count = op.inputs[1].shape.num_elements()
+    if count is None or attrs.get("ellipsis_mask") or attrs.get("new_axis_mask"):
         return None
-    begin, _, strides = (np.atleast_1d(b) for b in bounds)
     found: List[bool] = []
     for k, derived in enumerate(first):
-        if k >= len(begin):
+        if k >= count:
             found.append(derived)
             continue
         shrink = attrs.get("shrink_axis_mask", 0) >> k & 1
         whole = attrs.get("begin_mask", 0) >> k & 1 and attrs.get("end_mask", 0) >> k & 1 \
-            and int(strides[k]) == 1
-        if derived and not (shrink and int(begin[k]) in (0, -1) or not shrink and whole):
+            and strides is not None and int(np.atleast_1d(strides)[k]) == 1
+        if derived and not (shrink or whole):
             return None
         if not shrink:
-            found.append(bool(derived))
+            found.append(derived)
     return tuple(found)
+
+
+def stand_in_rows(op: Operation, first: Tuple[bool, ...]) -> List[int]:
+    """The dims of StridedSlice `op`'s input (`first`: which come from the stand-in's
+    1s, `ones_dims`) it reads one element of at an index other than a constant 0 or
+    -1: where the untaken branch computes on the stand-in (1 there), cond_lowering
+    reads element 0 instead, so the slice stays in range; the taken branch reads the
+    index it names."""
+    begin = constant_value(op.inputs[1])
+    shrink = op.attrs.get("shrink_axis_mask", 0)
+    return [k for k, derived in enumerate(first[:op.inputs[1].shape.num_elements() or 0])
+            if derived and shrink >> k & 1 and
+            (begin is None or int(np.atleast_1d(begin)[k]) not in (0, -1))]
 
 
 def shape_source(t: Tensor) -> Optional[Tuple[Tensor, bool]]:

@@ -1,0 +1,40 @@
+"""Training graphs with a dynamic_rnn over a length known only at run time in a tf.cond
+of a loop body (a seq2seq decoder's step), its outputs read where the untaken branch's
+stand-in for them (cond_stand_ins.py: 1 in the run-time dim) needs more than its shape:
+one row at an index other than 0 or -1 (constant or computed: the begin is 0 where the
+branch is not taken) and a ConcatV2 along time. scripts/make_graph_fixtures_loops.py
+records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them);
+scripts/check_tf_reads_graphs.py records real TF training from tf1compat's file
+(`LOOP_RUN_TIME_CASES`, replayed by tests/test_loop_gradient_export.py).
+"""
+
+from __future__ import annotations
+
+from tests.graph_loop_nested_cases import _flag_both_ways, _train_outer_loop, _weights
+
+
+def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
+    """A dynamic_rnn over rows of a length known only at run time in a tf.cond of a
+    loop body, its outputs read at row 2 and, concatenated along time with their tanh,
+    at row i + 1 of the outer counter and averaged over time; the other branch without
+    a loop. GradientDescent; the flag fed both ways."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+    cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
+    cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+
+    def body(i, h):
+        def rnn():
+            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
+                                           initial_state=h)
+            both = tf.concat([out, tf.expand_dims(tf.tanh(tf.matmul(out[0], w)), 0)], 1)
+            return state * 0.5 + out[:, 2] * 0.3 + both[:, i + 1] * 0.4 + \
+                tf.reduce_mean(both, 1) * 0.2
+        return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
+
+    _train_outer_loop(tf, body, 3, 0.2)
+    return _flag_both_ways(tf, fed_n=False)
+
+
+LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop]
