@@ -2,7 +2,8 @@
 of a loop body (a seq2seq decoder's step), its outputs read where the untaken branch's
 stand-in for them (cond_stand_ins.py: 1 in the run-time dim) needs more than its shape:
 one row at an index other than 0 or -1 (constant or computed: the begin is 0 where the
-branch is not taken) and a ConcatV2 along time. scripts/make_graph_fixtures_loops.py
+branch is not taken), a ConcatV2 along time and Reshapes its elements do not fill (it
+is padded with zeros where the branch is not taken). scripts/make_graph_fixtures_loops.py
 records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them);
 scripts/check_tf_reads_graphs.py records real TF training from tf1compat's file
 (`LOOP_RUN_TIME_CASES`, replayed by tests/test_loop_gradient_export.py).
@@ -13,11 +14,10 @@ from __future__ import annotations
 from tests.graph_loop_nested_cases import _flag_both_ways, _train_outer_loop, _weights
 
 
-def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
-    """A dynamic_rnn over rows of a length known only at run time in a tf.cond of a
-    loop body, its outputs read at row 2 and, concatenated along time with their tanh,
-    at row i + 1 of the outer counter and averaged over time; the other branch without
-    a loop. GradientDescent; the flag fed both ways."""
+def _rnn_in_cond_in_loop(tf, after) -> dict:
+    """A dynamic_rnn over the fed rows `x` (a length known only at run time) in a
+    tf.cond of a loop body, `after(out, state, i, w)` the branch's value; the other
+    branch without a loop. GradientDescent; the flag fed both ways."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
@@ -28,13 +28,34 @@ def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
         def rnn():
             out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
                                            initial_state=h)
-            both = tf.concat([out, tf.expand_dims(tf.tanh(tf.matmul(out[0], w)), 0)], 1)
-            return state * 0.5 + out[:, 2] * 0.3 + both[:, i + 1] * 0.4 + \
-                tf.reduce_mean(both, 1) * 0.2
+            return after(out, state, i, w)
         return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
 
     _train_outer_loop(tf, body, 3, 0.2)
     return _flag_both_ways(tf, fed_n=False)
 
 
-LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop]
+def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
+    """The outputs read at row 2 and, concatenated along time with their tanh, at row
+    i + 1 of the outer counter and averaged over time (`_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w):
+        both = tf.concat([out, tf.expand_dims(tf.tanh(tf.matmul(out[0], w)), 0)], 1)
+        return state * 0.5 + out[:, 2] * 0.3 + both[:, i + 1] * 0.4 + \
+            tf.reduce_mean(both, 1) * 0.2
+    return _rnn_in_cond_in_loop(tf, after)
+
+
+def case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(tf):
+    """The outputs regrouped by Reshapes the stand-in's elements do not fill: pairs of
+    steps (`[-1, 6]`) and the fed length 4 (`[1, 4, 3]`; `_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w):
+        pairs = tf.reshape(out, [-1, 6])
+        steps = tf.reshape(tf.tanh(out), [1, 4, 3])
+        return state * 0.5 + tf.matmul(
+            tf.expand_dims(pairs[-1, 3:] * pairs[-1, :3], 0), w) * 0.4 + \
+            tf.reduce_mean(steps, 1) * 0.3
+    return _rnn_in_cond_in_loop(tf, after)
+
+
+LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
+                       case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop]

@@ -50,8 +50,9 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
 
 
 @pytest.mark.parametrize("after,reason", [
-    (lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 6]), 1),
-     "which needs its full shape"),                        # a Reshape of its elements
+    (lambda out, state, h: state + tf.reduce_mean(tf.reshape(
+        out, tf.stack([1, tf.shape(h)[0] * 4, 3])), 1),
+     "which needs its full shape"),                        # a shape computed at run time
     (lambda out, state, h: state + tf.reduce_mean(tf.reshape(
         tf.concat([out, out], 1), [-1, 3]), 0, keepdims=True),
      "which needs its full shape"),                        # a Reshape of the concat's
@@ -61,10 +62,10 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
     (lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out], 1) * tf.expand_dims(
         tf.transpose(tf.expand_dims(h[0], 1) * tf.ones_like(out[0, :, :1])), 0), 1),
      "which needs its full shape")],                       # a concat's times a value's
-    ids=["reshape", "reshape_concat", "two_concats", "concat_times_run_time"])
+    ids=["reshape_unfilled", "reshape_concat", "two_concats", "concat_times_run_time"])
 def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_form(
         after, reason, caplog):
-    """Where the stand-in might fail (a Reshape its elements do not fill; the sizes a
+    """Where the stand-in might fail (a Reshape to a shape computed at run time; the sizes a
     ConcatV2 along the dim from the 1s gives it reshaped or broadcast against another
     value's there): warned, naming why."""
     assert reason in _warned_reason(lambda: _run_time_length_rnn_in_cond_in_loop(after),
@@ -74,21 +75,28 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
 @pytest.mark.parametrize("after", [
     lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 3]), 0,
                                                  keepdims=True),
+    lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 6]), 0,
+                                                 keepdims=True)[:, 3:],
+    lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [1, 4, 3]), 1),
     lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 2), 1)[:, 1:4],
     lambda out, state, h: state + out[:, 2] * 0.5,
     lambda out, state, h: state + tf.transpose(out, [1, 0, 2])[
         tf.cast(tf.reduce_sum(h) > 100.0, tf.int32) + 1] * 0.5,
     lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 1), 1) +
     tf.concat([out, tf.tanh(out)], 1)[:, -3] * tf.ones([1, 1, 1])[0]],
-    ids=["flattened", "concat_last_axis", "row_2", "row_computed", "concat_time"])
+    ids=["flattened", "pairs", "fed_length", "concat_last_axis", "row_2", "row_computed",
+         "concat_time"])
 def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s),
-    a ConcatV2 along the last axis, a row other than 0 or -1 (constant or computed:
-    the untaken branch reads row 0 of the stand-in) and a ConcatV2 along the run-time
+    to [-1, 6] and to [1, 4, 3] (4 rows fed: the stand-in padded with zeros to 2 and 4
+    steps where the branch is not taken), a ConcatV2 along the last axis, a row other
+    than 0 or -1 (constant or computed: the untaken branch reads row 0 of the
+    stand-in) and a ConcatV2 along the run-time
     dim (its size there other than 1: reduced, a row read, broadcast with a static 1):
     TF's form, the gradient read back (the cell's is 0 with the flag off; the recorded
     cases train both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`,
-    `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`)."""
+    `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`,
+    `case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop`)."""
     tf.set_random_seed(3)       # the cell's initial weights, here and in the import
     grads = _run_time_length_rnn_in_cond_in_loop(after)
     init = tf.global_variables_initializer()
@@ -96,6 +104,15 @@ def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     assert not warned, warned
     imported_gradient_matches(gd, grads[0], {"x:0": graph_loop_training_cases.X8[:4, :3],
                                              "flag:0": True}, init.name)
+
+
+def _written(gd, marker):
+    """Per function of `gd` holding nodes named with `marker` (each function holding
+    the body's ops), those nodes; at least one such function."""
+    written = [[n for n in f.node_def if marker in n.name] for f in gd.library.function]
+    written = [nodes for nodes in written if nodes]
+    assert written
+    return written
 
 
 def test_a_computed_row_is_read_at_0_only_where_its_branch_is_not_taken(caplog):
@@ -106,11 +123,7 @@ def test_a_computed_row_is_read_at_0_only_where_its_branch_is_not_taken(caplog):
         lambda out, state, h: state + out[:, tf.cast(tf.reduce_sum(h) > 100.0, tf.int32) + 1])
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned
-    written = [[n for n in f.node_def if "stand_in_begin" in n.name]
-               for f in gd.library.function]
-    written = [nodes for nodes in written if nodes]
-    assert written
-    for nodes in written:       # (each function holding the body's ops)
+    for nodes in _written(gd, "stand_in_begin"):
         assert sorted(n.op for n in nodes) == ["Const", "Maximum", "Mul"], nodes
         kept = next(n for n in nodes if n.op == "Const")
         assert list(tf.make_ndarray(kept.attr["value"].tensor)) == [1, 0]
@@ -192,3 +205,22 @@ def test_a_broadcast_with_a_value_of_the_output_shape_keeps_the_result_shape(cap
     for on in (True, False):
         imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
                                              "flag:0": on}, "w/Assign")
+
+
+def test_a_reshape_the_stand_in_does_not_fill_pads_it_where_its_branch_is_not_taken(
+        caplog):
+    """A Reshape of a branch loop's outputs to [-1, 6] (3 units a step) takes them
+    through ConcatV2(outputs, Fill(shape with (2 - 1) * (1 - taken) steps, 0)) in the
+    body function: 2 steps of the stand-in, the taken branch's outputs unchanged."""
+    _run_time_length_rnn_in_cond_in_loop(
+        lambda out, state, h: state + tf.reduce_mean(tf.reshape(out, [-1, 6]), 0,
+                                                     keepdims=True)[:, :3])
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    for nodes in _written(gd, "stand_in_fill"):
+        concat, = [n for n in nodes if n.op == "ConcatV2"]
+        assert concat.name.startswith("while/cond/Reshape") and concat.input[0] != \
+            concat.input[1]
+        values = sorted(int(tf.make_ndarray(n.attr["value"].tensor).sum())
+                        for n in nodes if n.op == "Const" and n.attr["dtype"].type == 3)
+        assert 2 - 1 in values      # the steps added: size - 1

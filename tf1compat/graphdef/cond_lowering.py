@@ -56,7 +56,7 @@ from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
                                                ones_dims, shape_source, shape_without_cut,
-                                               stand_in_rows)
+                                               stand_in_fill, stand_in_rows)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
@@ -110,6 +110,9 @@ class CondPlan:
     # other than 0 or -1 -> those dims (`stand_in_rows`: element 0 where their branch
     # is not taken)
     rows: Dict[Operation, List[int]] = field(default_factory=dict)
+    # Reshapes of a value with dims from those 1s -> (axis, size): the stand-in's dim
+    # padded with zeros to that size where their branch is not taken (`stand_in_fill`)
+    fills: Dict[Operation, Tuple[int, int]] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -293,6 +296,10 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             rows = stand_in_rows(member, ones[member.inputs[0]])
             if rows:
                 plan.rows[member] = rows
+        if member.type == "Reshape" and ones.get(member.inputs[0]):
+            fill = stand_in_fill(member, ones[member.inputs[0]])
+            if fill is not None and fill[1] > 1:
+                plan.fills[member] = fill[:2]
         if member in plan.inner:    # what the inner cond's written ops read, and its cut
             sub = plan.inner[member]
             for t in sub.reads:
@@ -374,6 +381,28 @@ def _stand_in_begin(op: Operation, begin: str, rows: List[int], ran: str
                           for k in range(op.inputs[1].shape.num_elements())], index)
     keep = builder.add("Maximum", [kept, ran], {"T": index})
     return builder.nodes, builder.add("Mul", [begin, keep], {"T": index})
+
+
+def _stand_in_fill(op: Operation, value: str, axis: int, size: int, ran: str
+                   ) -> Tuple[List[NodeDef], str]:
+    """Reshape `op`'s input `value` (`plan.fills`) with `size - 1` rows of zeros after
+    it along `axis` where its branch is not taken (`ran` 0: the stand-in, 1 there), so
+    its elements fill the shape; none where it is (`ConcatV2(value, Fill(...), axis)`,
+    ops TF differentiates in a function)."""
+    builder = NodeBuilder(f"{op.name}/stand_in_fill")
+    dtype = op.inputs[0].dtype.base_dtype
+    axes = range(op.inputs[0].shape.ndims)
+    missing = builder.add("Mul", [builder.const(size - 1, D.int32), builder.add(
+        "Sub", [builder.const(1, D.int32), ran], {"T": D.int32})], {"T": D.int32})
+    shape = builder.add("Shape", [value], {"T": dtype, "out_type": D.int32})
+    others = builder.add("Mul", [shape, builder.const([int(k != axis) for k in axes],
+                                                      D.int32)], {"T": D.int32})
+    along = builder.add("Mul", [builder.const([int(k == axis) for k in axes], D.int32),
+                                missing], {"T": D.int32})
+    zeros = builder.add("Fill", [builder.add("AddV2", [others, along], {"T": D.int32}),
+                                 builder.const(0, dtype)], {"T": dtype, "index_type": D.int32})
+    return builder.nodes, builder.add("ConcatV2", [value, zeros, builder.const(axis, D.int32)],
+                                      {"T": dtype, "N": 2, "Tidx": D.int32})
 
 
 def element_dtype(op: Operation, k: int) -> Any:
@@ -479,6 +508,10 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         if member in plan.rows:
             more, names[1] = _stand_in_begin(member, names[1], plan.rows[member],
                                              ran_in(member))
+            nodes.extend(more)
+        if member in plan.fills:
+            more, names[0] = _stand_in_fill(member, names[0], *plan.fills[member],
+                                            ran_in(member))
             nodes.extend(more)
         if member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)

@@ -12,6 +12,7 @@ result's shape (`ones_dims`).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -21,7 +22,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape",
-           "ones_dims", "shape_source", "shape_without_cut", "stand_in_rows"]
+           "ones_dims", "shape_source", "shape_without_cut", "stand_in_fill",
+           "stand_in_rows"]
 
 # Ops that may take a cut value (random draws, a gradient stop): elementwise with
 # broadcasting, so the scalar that stands for it in the untaken branch computes (and is
@@ -217,20 +219,44 @@ def _wide_dims(op: Operation, known: List[Any], rank: int) -> Optional[List[int]
 
 
 def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a Reshape to a constant shape with one -1 whose other dims
-    take all the stand-in's elements (its static dims, 1 for those from the 1s:
-    `reshape(outputs, [-1, units])` of a dynamic_rnn's): the -1 dim is 1 there, from the
-    1s; None otherwise (the stand-in's elements might not fill the shape)."""
+    """`_propagate_ones` of a Reshape to a constant shape (`stand_in_fill`): the -1
+    dim from the 1s (True where the stand-in's elements, filled, make 1 there, `_WIDE`
+    where more), the other dims real; None where the stand-in's elements cannot be
+    made to fill it."""
+    fill = stand_in_fill(op, first)
+    if fill is None:
+        return None
+    return tuple(False if d != -1 else True if fill[2] == 1 else _WIDE
+                 for d in np.atleast_1d(constant_value(op.inputs[1])))
+
+
+def stand_in_fill(op: Operation, first: Tuple[bool, ...]
+                  ) -> Optional[Tuple[int, int, Optional[int]]]:
+    """For a Reshape `op` of a value with dims from the stand-in's 1s (`first`, none
+    `_WIDE`, its other dims static) to a constant shape with at most one -1: (axis,
+    size, n): the stand-in's elements fill the shape where its dim `axis` (the first
+    from the 1s) has `size` (cond_lowering pads it with zeros to that where the branch
+    is not taken: `reshape(outputs, [-1, 6])` of 3 units, `[1, 4, 3]` of a length 4 at
+    run time), n the -1 dim's size there (None without a -1); None where no size fills
+    it."""
     target = constant_value(op.inputs[1])
     dims = op.inputs[0].shape.as_list()
-    if target is None or list(np.atleast_1d(target)).count(-1) != 1 or _WIDE in first or \
-            any(d is None and not derived for d, derived in zip(dims, first)):
+    if target is None or _WIDE in first or any(
+            d is None and not derived for d, derived in zip(dims, first)):
         return None
     target = [int(d) for d in np.atleast_1d(target)]
-    elements = int(np.prod([1 if derived else d for d, derived in zip(dims, first)]))
-    if elements != int(np.prod([d for d in target if d != -1])):
+    if target.count(-1) > 1 or True not in first:
         return None
-    return tuple(d == -1 for d in target)
+    elements = int(np.prod([1 if derived else d for d, derived in zip(dims, first)]))
+    known = int(np.prod([d for d in target if d != -1]))
+    if known == 0 or elements == 0:
+        return None
+    if -1 in target:
+        size = known // math.gcd(elements, known)
+        return first.index(True), size, elements * size // known
+    if known % elements:
+        return None
+    return first.index(True), known // elements, None
 
 
 def _concat_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
