@@ -3,8 +3,10 @@ of a loop body (a seq2seq decoder's step), its outputs read where the untaken br
 stand-in for them (cond_stand_ins.py: 1 in the run-time dim) needs more than its shape:
 one row at an index other than 0 or -1 (constant or computed: the begin is 0 where the
 branch is not taken), a ConcatV2 along time and Reshapes its elements do not fill (it
-is padded with zeros where the branch is not taken). scripts/make_graph_fixtures_loops.py
-records TF's own graphs of these cases (tests/test_graph_import.py runs and trains them);
+is padded with zeros where the branch is not taken); a branch result of a loop's
+run-time shape (broadcast to the other branch's where the branch is not taken).
+scripts/make_graph_fixtures_loops.py records TF's own graphs of these cases
+(tests/test_graph_import.py runs and trains them);
 scripts/check_tf_reads_graphs.py records real TF training from tf1compat's file
 (`LOOP_RUN_TIME_CASES`, replayed by tests/test_loop_gradient_export.py).
 """
@@ -57,5 +59,34 @@ def case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(tf):
     return _rnn_in_cond_in_loop(tf, after)
 
 
+def case_train_run_time_length_loop_result_in_cond_in_loop(tf):
+    """A loop over the fed rows (a count known only at run time) in a tf.cond of an
+    outer loop body whose state has a row per fed row ([None]): the branch returns
+    the stacked rows' sums plus the state's mean, a value of the loop's run-time shape
+    (the untaken branch's stand-in broadcast to the other branch's shape); the other
+    branch scales the state. GradientDescent; the flag fed both ways."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
+
+    def body(i, h):
+        def looped():
+            n = tf.shape(x)[0]
+            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+                j + 1, ta.write(j, tf.tanh(tf.matmul(x[j:j + 1], w))[0] * v)),
+                [tf.constant(0), tf.TensorArray(tf.float32, n, element_shape=[3])])
+            return tf.reduce_sum(ta.stack(), 1) + tf.reduce_mean(h) * 0.5
+        return i + 1, tf.cond(flag, looped, lambda: h * 0.9)
+
+    _, h = tf.while_loop(lambda i, h: i < 3, body,
+                         [tf.constant(0), tf.reduce_sum(x, 1) * 0.1],
+                         shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])
+    loss = tf.reduce_mean(tf.square(h - 0.2), name="loss")
+    tf.train.GradientDescentOptimizer(0.1).minimize(loss, name="train")
+    tf.global_variables_initializer()
+    return _flag_both_ways(tf, fed_n=False)
+
+
 LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
-                       case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop]
+                       case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
+                       case_train_run_time_length_loop_result_in_cond_in_loop]

@@ -129,29 +129,54 @@ def test_a_computed_row_is_read_at_0_only_where_its_branch_is_not_taken(caplog):
         assert list(tf.make_ndarray(kept.attr["value"].tensor)) == [1, 0]
 
 
-def test_a_branch_result_of_the_stand_in_shape_keeps_tf1compat_form(caplog):
+def _branch_result_of_loop_shape(looped_else: bool, times: int = 1):
     """A branch result whose shape comes from a loop's output of a run-time shape (the
-    outer loop's value of shape [None], the stack()'s rows summed plus a scalar): the
-    stand-in's would differ from the taken branch's in Select: warned. (Plus a value of
-    the result's shape instead: the next test.)"""
-    def build():
-        x = tf.placeholder(tf.float32, [None, 3], name="x")
-        flag = tf.placeholder(tf.bool, [], name="flag")
-        w = tf.get_variable("w", [3])
+    outer loop's value of shape [None]: the stack()'s rows, `times` of them
+    concatenated, summed plus a scalar), the other branch's `h * 0.5` (or, with
+    `looped_else`, the same from a loop of its own); the gradient wrt `w`."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    flag = tf.placeholder(tf.bool, [], name="flag")
+    w = tf.get_variable("w", [3], initializer=tf.constant_initializer([0.5, -0.3, 0.2]))
 
-        def body(i, h):
-            def looped():
-                n = tf.shape(x)[0]
-                _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
-                    j + 1, ta.write(j, x[j] * w)), [tf.constant(0), tf.TensorArray(
-                        tf.float32, n, element_shape=[3])])
-                return tf.reduce_sum(ta.stack(), 1) + tf.reduce_sum(h)
-            return i + 1, tf.cond(flag, looped, lambda: h * 0.5)
-        h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.reduce_sum(x, 1)],
-                          shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])[1]
-        tf.gradients(tf.reduce_sum(h), [w])
+    def looped(h):
+        n = tf.shape(x)[0]
+        _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+            j + 1, ta.write(j, x[j] * w)), [tf.constant(0), tf.TensorArray(
+                tf.float32, n, element_shape=[3])])
+        rows = tf.concat([ta.stack()] * times, 0) if times > 1 else ta.stack()
+        return tf.reduce_sum(rows, 1) + tf.reduce_sum(h)
+
+    def body(i, h):
+        return i + 1, tf.cond(flag, lambda: looped(h),
+                              lambda: looped(h) if looped_else else h * 0.5)
+    h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), tf.reduce_sum(x, 1)],
+                      shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])])[1]
+    return tf.gradients(tf.reduce_sum(tf.square(h)), [w])[0]
+
+
+def test_a_branch_result_of_the_stand_in_shape_is_broadcast_to_the_other_branch(caplog):
+    """The untaken branch's result of the stand-in's shape ([1] for [n]) is broadcast
+    to the other branch's value's shape (BroadcastTo(value, Shape(other))) before
+    Select: TF's form, the gradient read back."""
+    grad = _branch_result_of_loop_shape(False)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    for nodes in _written(gd, "stand_in_shape"):
+        assert sorted(n.op for n in nodes) == ["BroadcastTo", "Shape"]
+    imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
+                                         "flag:0": True}, "w/Assign")
+
+
+@pytest.mark.parametrize("looped_else,times,reason", [
+    (True, 1, "in both branches"), (False, 2, "concatenated along it")])
+def test_branch_results_of_stand_in_shapes_no_broadcast_fixes_keep_tf1compat_form(
+        looped_else, times, reason, caplog):
+    """Both branches' results of a loop's run-time shape (each side's stand-in where
+    it is not taken), or one of a ConcatV2 along it (not 1 there): warned."""
+    message = _warned_reason(lambda: _branch_result_of_loop_shape(looped_else, times),
+                             caplog)
     assert "returns a value whose shape depends on that of a while loop's output" in \
-        _warned_reason(build, caplog)
+        message and reason in message
 
 
 def _rows_of_loop(x, w, h, element_shape=None):

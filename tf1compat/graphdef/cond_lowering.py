@@ -55,7 +55,8 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
-                                               ones_dims, shape_source, shape_without_cut,
+                                               ones_broadcast, ones_dims, shape_source,
+                                               shape_without_cut,
                                                stand_in_fill, stand_in_rows)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
@@ -113,6 +114,9 @@ class CondPlan:
     # Reshapes of a value with dims from those 1s -> (axis, size): the stand-in's dim
     # padded with zeros to that size where their branch is not taken (`stand_in_fill`)
     fills: Dict[Operation, Tuple[int, int]] = field(default_factory=dict)
+    # outputs whose then (0) or else (1) branch value has dims from those 1s -> that
+    # branch: its value broadcast to the other's shape (`ones_broadcast`)
+    broadcast: Dict[int, int] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -276,9 +280,18 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # ops; lowered ops give only their first output.
     written = sorted((o for o, kind in kinds.items() if kind == "write"), key=lambda o: o._id)
     ones = ones_dims(written, kinds)
-    if any(any(ones.get(b.outputs[k]) or ()) for b in (then_b, else_b) for k in used):
-        return None, ("a tf.cond branch returns a value whose shape depends on that of a "
-                      "while loop's output known only at run time")
+    for k in used:
+        # a result of the stand-in's shape in one branch: broadcast to the other's
+        sides = [i for i, b in enumerate((then_b, else_b)) if any(ones.get(b.outputs[k]) or ())]
+        if not sides:
+            continue
+        why = " in both branches" if len(sides) > 1 else ", concatenated along it" if \
+            not ones_broadcast(ones[(then_b, else_b)[sides[0]].outputs[k]]) else \
+            " as a TensorArray element" if k in element_writes else None
+        if why is not None:
+            return None, ("a tf.cond branch returns a value whose shape depends on that of a "
+                          "while loop's output known only at run time" + why)
+        plan.broadcast[k] = sides[0]
     for member in written:
         plan.ops.append(member)
         tracked = bool(member.outputs) and member.outputs[0] in ones
@@ -546,6 +559,13 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             zeros.attr["T"].CopyFrom(attr_to_proto(dtype))
             nodes.append(zeros)
             sides = [n or f"{zeros.name}:y:0" for n in sides]
+        if k in plan.broadcast:     # the stand-in's 1s broadcast to the other side's shape
+            side = plan.broadcast[k]
+            builder = NodeBuilder(f"{op.name}/stand_in_shape_{k}")
+            shape = builder.add("Shape", [sides[1 - side]], {"T": dtype, "out_type": D.int32})
+            sides[side] = builder.add("BroadcastTo", [sides[side], shape],
+                                      {"T": dtype, "Tidx": D.int32})
+            nodes.extend(builder.nodes)
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
                          input=[name_of(op.inputs[0])] + sides)
         select.attr["T"].CopyFrom(attr_to_proto(dtype))

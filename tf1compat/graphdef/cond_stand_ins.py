@@ -6,8 +6,10 @@ gradient stops, a branch loop's outputs) exist only where their branch ran; the 
 side of their Merge gives zeros: of their shape where it is static or computed outside
 the branch (`shape_source`), else a scalar (only `BROADCASTING_OP_TYPES` take it), and
 for a branch loop's output of a run-time shape zeros of its rank with 1 in each unknown
-dim (`ones_shape`), where what the branch computes from it takes those and keeps its
-result's shape (`ones_dims`).
+dim (`ones_shape`), where what the branch computes from it takes those (`ones_dims`):
+cond_lowering reads a row other than 0 or -1 of them at 0 there (`stand_in_rows`),
+pads them with zeros to fill a Reshape (`stand_in_fill`) and broadcasts a branch
+result of their shape to the other branch's (`ones_broadcast`).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 
 __all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape",
-           "ones_dims", "shape_source", "shape_without_cut", "stand_in_fill",
-           "stand_in_rows"]
+           "ones_dims", "ones_broadcast", "shape_source", "shape_without_cut",
+           "stand_in_fill", "stand_in_rows"]
 
 # Ops that may take a cut value (random draws, a gradient stop): elementwise with
 # broadcasting, so the scalar that stands for it in the untaken branch computes (and is
@@ -118,6 +120,13 @@ def ones_dims(written: List[Operation], kinds: Dict[Operation, str]
         for t in member.outputs:
             dims[t] = found
     return dims
+
+
+def ones_broadcast(dims: Tuple[bool, ...]) -> bool:
+    """Whether a branch result with dims from the stand-in's 1s (`dims`, `ones_dims`)
+    takes the other branch's shape by broadcasting (BroadcastTo in cond_lowering, so
+    Select gets equal shapes): those dims are 1 in the stand-in (none `_WIDE`)."""
+    return _WIDE not in dims
 
 
 def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
