@@ -279,9 +279,19 @@ def case_run_time_length_loop_result_in_cond_in_loop(rec: Recorder) -> None:
     """A loop over the fed rows in a tf.cond of a loop body whose state has a row per
     fed row, the branch returning a value of the loop's run-time shape; GradientDescent
     from the file, the flag fed both ways."""
-    spec = _train_case(rec, graph_loop_run_time_cases.
-                       case_train_run_time_length_loop_result_in_cond_in_loop,
-                       minimize=False)
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_loop_result_in_cond_in_loop)
+
+
+def case_run_time_length_loop_results_in_both_branches_in_loop(rec: Recorder) -> None:
+    """As the case above with such a loop in each branch."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_loop_results_in_both_branches_in_loop)
+
+
+def _flag_both_ways_case(rec: Recorder, case) -> None:
+    """`case` recorded from the file (GradientDescent), the flag fed both ways."""
+    spec = _train_case(rec, case, minimize=False)
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
@@ -377,6 +387,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
          case_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
          case_run_time_length_loop_result_in_cond_in_loop,
+         case_run_time_length_loop_results_in_both_branches_in_loop,
          case_tensor_array_entering_loop_through_cond,
          case_tensor_arrays_entering_loop_through_conds_writing_apart,
          case_tensor_arrays_entering_loop_through_cond_in_cond,

@@ -59,24 +59,26 @@ def case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(tf):
     return _rnn_in_cond_in_loop(tf, after)
 
 
-def case_train_run_time_length_loop_result_in_cond_in_loop(tf):
+def _loop_result_in_cond_in_loop(tf, else_loop: bool) -> dict:
     """A loop over the fed rows (a count known only at run time) in a tf.cond of an
     outer loop body whose state has a row per fed row ([None]): the branch returns
-    the stacked rows' sums plus the state's mean, a value of the loop's run-time shape
-    (the untaken branch's stand-in broadcast to the other branch's shape); the other
-    branch scales the state. GradientDescent; the flag fed both ways."""
+    the stacked rows' sums plus the state's mean, a value of the loop's run-time shape;
+    the other branch scales the state (with `else_loop`, returns the same of a loop of
+    its own, of rows scaled by 0.7). GradientDescent; the flag fed both ways."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
 
+    def looped(h, scale):
+        n = tf.shape(x)[0]
+        _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
+            j + 1, ta.write(j, tf.tanh(tf.matmul(x[j:j + 1] * scale, w))[0] * v)),
+            [tf.constant(0), tf.TensorArray(tf.float32, n, element_shape=[3])])
+        return tf.reduce_sum(ta.stack(), 1) + tf.reduce_mean(h) * 0.5
+
     def body(i, h):
-        def looped():
-            n = tf.shape(x)[0]
-            _, ta = tf.while_loop(lambda j, ta: j < n, lambda j, ta: (
-                j + 1, ta.write(j, tf.tanh(tf.matmul(x[j:j + 1], w))[0] * v)),
-                [tf.constant(0), tf.TensorArray(tf.float32, n, element_shape=[3])])
-            return tf.reduce_sum(ta.stack(), 1) + tf.reduce_mean(h) * 0.5
-        return i + 1, tf.cond(flag, looped, lambda: h * 0.9)
+        return i + 1, tf.cond(flag, lambda: looped(h, 1.0),
+                              lambda: looped(h, 0.7) if else_loop else h * 0.9)
 
     _, h = tf.while_loop(lambda i, h: i < 3, body,
                          [tf.constant(0), tf.reduce_sum(x, 1) * 0.1],
@@ -87,6 +89,19 @@ def case_train_run_time_length_loop_result_in_cond_in_loop(tf):
     return _flag_both_ways(tf, fed_n=False)
 
 
+def case_train_run_time_length_loop_result_in_cond_in_loop(tf):
+    """`_loop_result_in_cond_in_loop`, the other branch without a loop (the untaken
+    branch's stand-in broadcast to the other branch's shape)."""
+    return _loop_result_in_cond_in_loop(tf, False)
+
+
+def case_train_run_time_length_loop_results_in_both_branches_in_loop(tf):
+    """`_loop_result_in_cond_in_loop` with a loop in each branch (each branch's
+    stand-in, where it is not taken, broadcast to the taken one's shape)."""
+    return _loop_result_in_cond_in_loop(tf, True)
+
+
 LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
-                       case_train_run_time_length_loop_result_in_cond_in_loop]
+                       case_train_run_time_length_loop_result_in_cond_in_loop,
+                       case_train_run_time_length_loop_results_in_both_branches_in_loop]

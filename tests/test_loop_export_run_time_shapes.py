@@ -154,29 +154,31 @@ def _branch_result_of_loop_shape(looped_else: bool, times: int = 1):
     return tf.gradients(tf.reduce_sum(tf.square(h)), [w])[0]
 
 
-def test_a_branch_result_of_the_stand_in_shape_is_broadcast_to_the_other_branch(caplog):
+@pytest.mark.parametrize("looped_else,ops", [
+    (False, ["BroadcastTo", "Shape"]),
+    (True, ["BroadcastTo", "BroadcastTo", "Select", "Shape", "Shape"])],
+    ids=["one_branch", "both_branches"])
+def test_a_branch_result_of_the_stand_in_shape_is_broadcast_to_the_taken_branch(
+        looped_else, ops, caplog):
     """The untaken branch's result of the stand-in's shape ([1] for [n]) is broadcast
     to the other branch's value's shape (BroadcastTo(value, Shape(other))) before
-    Select: TF's form, the gradient read back."""
-    grad = _branch_result_of_loop_shape(False)
+    Select; with such results in both branches, each to the taken one's
+    (Select(pred, Shape(then), Shape(else))): TF's form, the gradient read back."""
+    grad = _branch_result_of_loop_shape(looped_else)
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned
     for nodes in _written(gd, "stand_in_shape"):
-        assert sorted(n.op for n in nodes) == ["BroadcastTo", "Shape"]
+        assert sorted(n.op for n in nodes) == ops
     imported_gradient_matches(gd, grad, {"x:0": graph_loop_training_cases.X8[:4, :3],
                                          "flag:0": True}, "w/Assign")
 
 
-@pytest.mark.parametrize("looped_else,times,reason", [
-    (True, 1, "in both branches"), (False, 2, "concatenated along it")])
-def test_branch_results_of_stand_in_shapes_no_broadcast_fixes_keep_tf1compat_form(
-        looped_else, times, reason, caplog):
-    """Both branches' results of a loop's run-time shape (each side's stand-in where
-    it is not taken), or one of a ConcatV2 along it (not 1 there): warned."""
-    message = _warned_reason(lambda: _branch_result_of_loop_shape(looped_else, times),
-                             caplog)
+def test_a_branch_result_of_a_concat_along_the_stand_in_keeps_tf1compat_form(caplog):
+    """A branch result of a ConcatV2 along a loop's run-time dim (the stand-in's size
+    there not 1: no broadcast gives it the other branch's shape): warned."""
+    message = _warned_reason(lambda: _branch_result_of_loop_shape(False, 2), caplog)
     assert "returns a value whose shape depends on that of a while loop's output" in \
-        message and reason in message
+        message and "concatenated along it" in message
 
 
 def _rows_of_loop(x, w, h, element_shape=None):

@@ -114,9 +114,9 @@ class CondPlan:
     # Reshapes of a value with dims from those 1s -> (axis, size): the stand-in's dim
     # padded with zeros to that size where their branch is not taken (`stand_in_fill`)
     fills: Dict[Operation, Tuple[int, int]] = field(default_factory=dict)
-    # outputs whose then (0) or else (1) branch value has dims from those 1s -> that
-    # branch: its value broadcast to the other's shape (`ones_broadcast`)
-    broadcast: Dict[int, int] = field(default_factory=dict)
+    # outputs whose then (0) or else (1) branch values have dims from those 1s -> those
+    # branches: their values broadcast to the taken branch's shape (`ones_broadcast`)
+    broadcast: Dict[int, List[int]] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -285,13 +285,13 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
         sides = [i for i, b in enumerate((then_b, else_b)) if any(ones.get(b.outputs[k]) or ())]
         if not sides:
             continue
-        why = " in both branches" if len(sides) > 1 else ", concatenated along it" if \
-            not ones_broadcast(ones[(then_b, else_b)[sides[0]].outputs[k]]) else \
+        why = ", concatenated along it" if not all(
+            ones_broadcast(ones[(then_b, else_b)[i].outputs[k]]) for i in sides) else \
             " as a TensorArray element" if k in element_writes else None
         if why is not None:
             return None, ("a tf.cond branch returns a value whose shape depends on that of a "
                           "while loop's output known only at run time" + why)
-        plan.broadcast[k] = sides[0]
+        plan.broadcast[k] = sides
     for member in written:
         plan.ops.append(member)
         tracked = bool(member.outputs) and member.outputs[0] in ones
@@ -559,12 +559,16 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             zeros.attr["T"].CopyFrom(attr_to_proto(dtype))
             nodes.append(zeros)
             sides = [n or f"{zeros.name}:y:0" for n in sides]
-        if k in plan.broadcast:     # the stand-in's 1s broadcast to the other side's shape
-            side = plan.broadcast[k]
+        if k in plan.broadcast:     # the stand-in's 1s broadcast to the taken side's shape
             builder = NodeBuilder(f"{op.name}/stand_in_shape_{k}")
-            shape = builder.add("Shape", [sides[1 - side]], {"T": dtype, "out_type": D.int32})
-            sides[side] = builder.add("BroadcastTo", [sides[side], shape],
-                                      {"T": dtype, "Tidx": D.int32})
+            shapes = [builder.add("Shape", [n], {"T": dtype, "out_type": D.int32})
+                      for n in (sides if len(plan.broadcast[k]) > 1 else
+                                [sides[1 - plan.broadcast[k][0]]])]
+            shape = shapes[0] if len(shapes) == 1 else \
+                builder.add("Select", [name_of(op.inputs[0])] + shapes, {"T": D.int32})
+            for side in plan.broadcast[k]:
+                sides[side] = builder.add("BroadcastTo", [sides[side], shape],
+                                          {"T": dtype, "Tidx": D.int32})
             nodes.extend(builder.nodes)
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
                          input=[name_of(op.inputs[0])] + sides)
