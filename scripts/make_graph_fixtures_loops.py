@@ -332,6 +332,14 @@ def case_tensor_arrays_entering_loop_through_cond_in_cond_apart(rec: Recorder) -
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside(rec: Recorder) -> None:
+    """As the case above, the inner tf.cond's predicate computed in the outer branch;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(
+        rec, graph_loop_array_cases.
+        case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside)
+
+
 def case_tensor_arrays_entering_loop_through_conds_read_in_body(rec: Recorder) -> None:
     """Top-level loops reading in their bodies rows of arrays that enter them through a
     tf.cond (its branches writing different rows, or one alone writing);
@@ -392,6 +400,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_arrays_entering_loop_through_conds_writing_apart,
          case_tensor_arrays_entering_loop_through_cond_in_cond,
          case_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+         case_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside,
          case_tensor_arrays_entering_loop_through_conds_read_in_body,
          case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
          case_dynamic_size_tensor_array_size_after_nested_loop,

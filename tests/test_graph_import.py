@@ -109,6 +109,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "tensor_arrays_entering_loop_through_conds_writing_apart",
                                   "tensor_arrays_entering_loop_through_cond_in_cond",
                                   "tensor_arrays_entering_loop_through_cond_in_cond_apart",
+                                  "tensor_arrays_entering_loop_through_cond_in_cond_apart_inside",
                                   "tensor_arrays_entering_loop_through_conds_read_in_body",
                                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                                   "dynamic_size_tensor_array_size_after_nested_loop",
