@@ -18,7 +18,7 @@ from tests.graph_loop_nested_cases import _flag_both_ways, _train_outer_loop, _w
 
 def _rnn_in_cond_in_loop(tf, after) -> dict:
     """A dynamic_rnn over the fed rows `x` (a length known only at run time) in a
-    tf.cond of a loop body, `after(out, state, i, w)` the branch's value; the other
+    tf.cond of a loop body, `after(out, state, i, w, inputs)` the branch's value; the other
     branch without a loop. GradientDescent; the flag fed both ways."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
@@ -28,9 +28,9 @@ def _rnn_in_cond_in_loop(tf, after) -> dict:
 
     def body(i, h):
         def rnn():
-            out, state = tf.nn.dynamic_rnn(cell, tf.expand_dims(x * v + h, 0),
-                                           initial_state=h)
-            return after(out, state, i, w)
+            inputs = tf.expand_dims(x * v + h, 0)
+            out, state = tf.nn.dynamic_rnn(cell, inputs, initial_state=h)
+            return after(out, state, i, w, inputs)
         return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
 
     _train_outer_loop(tf, body, 3, 0.2)
@@ -40,7 +40,7 @@ def _rnn_in_cond_in_loop(tf, after) -> dict:
 def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
     """The outputs read at row 2 and, concatenated along time with their tanh, at row
     i + 1 of the outer counter and averaged over time (`_rnn_in_cond_in_loop`)."""
-    def after(out, state, i, w):
+    def after(out, state, i, w, _):
         both = tf.concat([out, tf.expand_dims(tf.tanh(tf.matmul(out[0], w)), 0)], 1)
         return state * 0.5 + out[:, 2] * 0.3 + both[:, i + 1] * 0.4 + \
             tf.reduce_mean(both, 1) * 0.2
@@ -50,12 +50,22 @@ def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
 def case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(tf):
     """The outputs regrouped by Reshapes the stand-in's elements do not fill: pairs of
     steps (`[-1, 6]`) and the fed length 4 (`[1, 4, 3]`; `_rnn_in_cond_in_loop`)."""
-    def after(out, state, i, w):
+    def after(out, state, i, w, _):
         pairs = tf.reshape(out, [-1, 6])
         steps = tf.reshape(tf.tanh(out), [1, 4, 3])
         return state * 0.5 + tf.matmul(
             tf.expand_dims(pairs[-1, 3:] * pairs[-1, :3], 0), w) * 0.4 + \
             tf.reduce_mean(steps, 1) * 0.3
+    return _rnn_in_cond_in_loop(tf, after)
+
+
+def case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop(tf):
+    """The outputs concatenated with the rnn's inputs along the units (a skip
+    connection: the stand-in, 1 in time, broadcast to the inputs' length) and
+    projected, averaged over time (`_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w, inputs):
+        both = tf.concat([out, inputs], 2)
+        return state * 0.5 + tf.tanh(tf.matmul(tf.reduce_mean(both, 1)[:, 1:4], w))
     return _rnn_in_cond_in_loop(tf, after)
 
 
@@ -103,5 +113,6 @@ def case_train_run_time_length_loop_results_in_both_branches_in_loop(tf):
 
 LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
+                       case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop,
                        case_train_run_time_length_loop_result_in_cond_in_loop,
                        case_train_run_time_length_loop_results_in_both_branches_in_loop]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import tf1compat as tf
-from tests import graph_loop_training_cases
+from tests import graph_loop_run_time_cases, graph_loop_training_cases
 from tests.gradient_export_util import (export_with_warnings, fresh_graph,  # noqa: F401
                                          imported_gradient_matches)
 from tests.test_loop_gradient_export import _warned_reason
@@ -251,3 +251,22 @@ def test_a_reshape_the_stand_in_does_not_fill_pads_it_where_its_branch_is_not_ta
         values = sorted(int(tf.make_ndarray(n.attr["value"].tensor).sum())
                         for n in nodes if n.op == "Const" and n.attr["dtype"].type == 3)
         assert 2 - 1 in values      # the steps added: size - 1
+
+
+def test_outputs_concatenated_with_real_values_are_broadcast_to_their_sizes(caplog):
+    """A branch loop's outputs concatenated with the rnn's inputs along the units (1 in
+    time in the stand-in, the inputs' run-time length): the outputs are broadcast to
+    the inputs' sizes in time (BroadcastTo of Shape(out) * [1, 0, 1] + Shape(inputs) *
+    [0, 1, 0]) in the body function (recorded:
+    `case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop`)."""
+    case = graph_loop_run_time_cases.\
+        case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop
+    case(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    for nodes in _written(gd, "stand_in_concat"):
+        assert sorted(n.op for n in nodes if n.op not in ("Const", "Mul")) == [
+            "AddV2", "BroadcastTo", "Shape", "Shape"], nodes
+        masks = sorted(list(tf.make_ndarray(n.attr["value"].tensor))
+                       for n in nodes if n.op == "Const")
+        assert masks == [[0, 1, 0], [1, 0, 1]]

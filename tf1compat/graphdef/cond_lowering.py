@@ -56,7 +56,7 @@ from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
                                                ones_broadcast, ones_dims, shape_source,
-                                               shape_without_cut,
+                                               shape_without_cut, stand_in_concat,
                                                stand_in_fill, stand_in_rows)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
@@ -114,6 +114,9 @@ class CondPlan:
     # Reshapes of a value with dims from those 1s -> (axis, size): the stand-in's dim
     # padded with zeros to that size where their branch is not taken (`stand_in_fill`)
     fills: Dict[Operation, Tuple[int, int]] = field(default_factory=dict)
+    # ConcatV2s of values with dims from those 1s and real ones -> (the input of real
+    # sizes, {input: its dims from the 1s}): broadcast to those sizes (`stand_in_concat`)
+    concats: Dict[Operation, Tuple[int, Dict[int, List[int]]]] = field(default_factory=dict)
     # outputs whose then (0) or else (1) branch values have dims from those 1s -> those
     # branches: their values broadcast to the taken branch's shape (`ones_broadcast`)
     broadcast: Dict[int, List[int]] = field(default_factory=dict)
@@ -309,6 +312,12 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             rows = stand_in_rows(member, ones[member.inputs[0]])
             if rows:
                 plan.rows[member] = rows
+        if member.type == "ConcatV2" and ones.get(member.outputs[0]) is not None:
+            rank = member.outputs[0].shape.ndims
+            concat = stand_in_concat(member, [ones.get(t) or (False,) * rank
+                                              for t in member.inputs[:-1]])
+            if concat is not None and concat[1]:
+                plan.concats[member] = concat
         if member.type == "Reshape" and ones.get(member.inputs[0]):
             fill = stand_in_fill(member, ones[member.inputs[0]])
             if fill is not None and fill[1] > 1:
@@ -394,6 +403,28 @@ def _stand_in_begin(op: Operation, begin: str, rows: List[int], ran: str
                           for k in range(op.inputs[1].shape.num_elements())], index)
     keep = builder.add("Maximum", [kept, ran], {"T": index})
     return builder.nodes, builder.add("Mul", [begin, keep], {"T": index})
+
+
+def _stand_in_concat(op: Operation, names: List[str], ref: int, dims: Dict[int, List[int]]
+                     ) -> Tuple[List[NodeDef], List[str]]:
+    """ConcatV2 `op`'s inputs `names` (`plan.concats`) with those of dims from the
+    stand-in's 1s broadcast to input `ref`'s sizes there (`BroadcastTo(value,
+    Shape(value) * keep + Shape(ref) * take)`; where their branch is taken they have
+    those sizes already, as the graph's ConcatV2 checks)."""
+    builder = NodeBuilder(f"{op.name}/stand_in_concat")
+    dtype = op.outputs[0].dtype.base_dtype
+    rank = op.outputs[0].shape.ndims
+    names = list(names)
+    real = builder.add("Shape", [names[ref]], {"T": dtype, "out_type": D.int32})
+    for j, taken in sorted(dims.items()):
+        own = builder.add("Shape", [names[j]], {"T": dtype, "out_type": D.int32})
+        shape = builder.add("AddV2", [builder.add("Mul", [own, builder.const(
+            [int(d not in taken) for d in range(rank)], D.int32)], {"T": D.int32}),
+            builder.add("Mul", [real, builder.const([int(d in taken) for d in range(rank)],
+                                                    D.int32)], {"T": D.int32})],
+            {"T": D.int32})
+        names[j] = builder.add("BroadcastTo", [names[j], shape], {"T": dtype, "Tidx": D.int32})
+    return builder.nodes, names
 
 
 def _stand_in_fill(op: Operation, value: str, axis: int, size: int, ran: str
@@ -521,6 +552,9 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
         if member in plan.rows:
             more, names[1] = _stand_in_begin(member, names[1], plan.rows[member],
                                              ran_in(member))
+            nodes.extend(more)
+        if member in plan.concats:
+            more, names = _stand_in_concat(member, names, *plan.concats[member])
             nodes.extend(more)
         if member in plan.fills:
             more, names[0] = _stand_in_fill(member, names[0], *plan.fills[member],

@@ -8,8 +8,9 @@ the branch (`shape_source`), else a scalar (only `BROADCASTING_OP_TYPES` take it
 for a branch loop's output of a run-time shape zeros of its rank with 1 in each unknown
 dim (`ones_shape`), where what the branch computes from it takes those (`ones_dims`):
 cond_lowering reads a row other than 0 or -1 of them at 0 there (`stand_in_rows`),
-pads them with zeros to fill a Reshape (`stand_in_fill`) and broadcasts a branch
-result of their shape to the other branch's (`ones_broadcast`).
+pads them with zeros to fill a Reshape (`stand_in_fill`), broadcasts them to a real
+value they are concatenated with (`stand_in_concat`) and a branch result of their
+shape to the other branch's (`ones_broadcast`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tf1compat.framework.tensor import Tensor
 
 __all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape",
            "ones_dims", "ones_broadcast", "shape_source", "shape_without_cut",
-           "stand_in_fill", "stand_in_rows"]
+           "stand_in_concat", "stand_in_fill", "stand_in_rows"]
 
 # Ops that may take a cut value (random draws, a gradient stop): elementwise with
 # broadcasting, so the scalar that stands for it in the untaken branch computes (and is
@@ -269,22 +270,43 @@ def stand_in_fill(op: Operation, first: Tuple[bool, ...]
 
 
 def _concat_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
-    """`_propagate_ones` of a ConcatV2 along a constant axis, its inputs all from the 1s
-    or none in each other dim, none `_WIDE` there (`tf.concat([fw, bw], -1)` of
-    outputs): those dims, and the axis `_WIDE` where an input has it from the 1s (the
-    stand-in's sizes there add up to more than 1: `tf.concat([out, out2], 1)` along
-    time); None otherwise."""
-    axis, rank = constant_value(op.inputs[-1]), op.outputs[0].shape.ndims
-    if axis is None or rank is None or _SCALAR_STAND_IN in known[:-1]:
+    """`_propagate_ones` of a ConcatV2 along a constant axis, no input `_WIDE` in
+    another dim (`tf.concat([fw, bw], -1)` of outputs): in each other dim from the 1s
+    where all inputs have it from them, real where one is real (the others broadcast to
+    it, `stand_in_concat`: `tf.concat([outputs, inputs], -1)`); the axis `_WIDE` where
+    an input has it from the 1s (the stand-in's sizes there add up to more than 1:
+    `tf.concat([out, out2], 1)` along time); None otherwise."""
+    rank = op.outputs[0].shape.ndims
+    if rank is None or _SCALAR_STAND_IN in known[:-1]:
         return None
     flags = [m if isinstance(m, tuple) else (False,) * rank for m in known[:-1]]
-    axis = int(axis) % rank
-    others = [f[:axis] + f[axis + 1:] for f in flags]
-    if any(len(f) != rank for f in flags) or _WIDE in others[0] or \
-            any(f != others[0] for f in others):
+    if stand_in_concat(op, flags) is None:
         return None
-    along = _WIDE if any(f[axis] for f in flags) else False
-    return flags[0][:axis] + (along,) + flags[0][axis + 1:]
+    axis = int(constant_value(op.inputs[-1])) % rank
+    return tuple((_WIDE if any(f[axis] for f in flags) else False) if d == axis else
+                 all(f[d] for f in flags) for d in range(rank))
+
+
+def stand_in_concat(op: Operation, flags: List[Tuple[bool, ...]]
+                    ) -> Optional[Tuple[int, Dict[int, List[int]]]]:
+    """For a ConcatV2 `op` of inputs with dims from the stand-in's 1s (`flags`, per
+    input, `ones_dims`) along a constant axis: (ref, {input: dims}), the inputs whose
+    dims other than the axis come from the 1s where input `ref`'s are real (1 in the
+    stand-in: cond_lowering broadcasts them to ref's sizes there, the sizes they have
+    where their branch is taken, as the graph's ConcatV2 checks); None where an input
+    is `_WIDE` in another dim or no input is real in each such dim."""
+    axis, rank = constant_value(op.inputs[-1]), op.outputs[0].shape.ndims
+    if axis is None or rank is None or any(len(f) != rank for f in flags):
+        return None
+    axis = int(axis) % rank
+    if any(f[d] == _WIDE for f in flags for d in range(rank) if d != axis):
+        return None
+    mixed = [d for d in range(rank) if d != axis and len({bool(f[d]) for f in flags}) > 1]
+    ref = next((j for j, f in enumerate(flags) if not any(f[d] for d in mixed)), None)
+    if ref is None:
+        return None
+    return ref, {j: [d for d in mixed if f[d]] for j, f in enumerate(flags)
+                 if any(f[d] for d in mixed)}
 
 
 def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[bool, ...]]:
