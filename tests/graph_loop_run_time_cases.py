@@ -69,6 +69,17 @@ def case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop(tf):
     return _rnn_in_cond_in_loop(tf, after)
 
 
+def case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop(tf):
+    """The outputs attending over the rnn's inputs (BatchMatMulV2 scores against them,
+    softmax over the inputs' steps, their weighted sum), projected and averaged over
+    time (`_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w, inputs):
+        scores = tf.matmul(out, inputs, transpose_b=True)
+        context = tf.matmul(tf.nn.softmax(scores), inputs)
+        return state * 0.5 + tf.reduce_mean(tf.tanh(context * out), 1) * 0.5
+    return _rnn_in_cond_in_loop(tf, after)
+
+
 def _loop_result_in_cond_in_loop(tf, else_loop: bool) -> dict:
     """A loop over the fed rows (a count known only at run time) in a tf.cond of an
     outer loop body whose state has a row per fed row ([None]): the branch returns
@@ -114,5 +125,6 @@ def case_train_run_time_length_loop_results_in_both_branches_in_loop(tf):
 LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop,
+                       case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop,
                        case_train_run_time_length_loop_result_in_cond_in_loop,
                        case_train_run_time_length_loop_results_in_both_branches_in_loop]

@@ -83,16 +83,19 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
     lambda out, state, h: state + tf.transpose(out, [1, 0, 2])[
         tf.cast(tf.reduce_sum(h) > 100.0, tf.int32) + 1] * 0.5,
     lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 1), 1) +
-    tf.concat([out, tf.tanh(out)], 1)[:, -3] * tf.ones([1, 1, 1])[0]],
+    tf.concat([out, tf.tanh(out)], 1)[:, -3] * tf.ones([1, 1, 1])[0],
+    lambda out, state, h: state + tf.reduce_mean(tf.matmul(tf.nn.softmax(tf.matmul(
+        out, _keys(h), transpose_b=True)), _keys(h)), 1)],
     ids=["flattened", "pairs", "fed_length", "concat_last_axis", "row_2", "row_computed",
-         "concat_time"])
+         "concat_time", "attention"])
 def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s),
     to [-1, 6] and to [1, 4, 3] (4 rows fed: the stand-in padded with zeros to 2 and 4
     steps where the branch is not taken), a ConcatV2 along the last axis, a row other
     than 0 or -1 (constant or computed: the untaken branch reads row 0 of the
     stand-in) and a ConcatV2 along the run-time
-    dim (its size there other than 1: reduced, a row read, broadcast with a static 1):
+    dim (its size there other than 1: reduced, a row read, broadcast with a static 1),
+    a BatchMatMulV2 against real keys (attention, the time dim kept):
     TF's form, the gradient read back (the cell's is 0 with the flag off; the recorded
     cases train both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`,
     `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`,
@@ -104,6 +107,11 @@ def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     assert not warned, warned
     imported_gradient_matches(gd, grads[0], {"x:0": graph_loop_training_cases.X8[:4, :3],
                                              "flag:0": True}, init.name)
+
+
+def _keys(h):
+    """Two real steps of keys ([1, 2, 3]) from the outer loop's value."""
+    return tf.expand_dims(tf.concat([h, h * 2.0], 0), 0)
 
 
 def _written(gd, marker):

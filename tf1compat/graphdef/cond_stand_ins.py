@@ -140,6 +140,8 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
         return _broadcast_ones(op, known)
     if op.type == "ConcatV2":
         return _concat_ones(op, known)
+    if op.type == "BatchMatMulV2" and first is not None:
+        return _batch_matmul_ones(op, first, known[1])
     if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
             "Transpose", "ExpandDims", "Squeeze", "MatMul", "StridedSlice", "Reshape"}:
         return None
@@ -319,6 +321,24 @@ def _matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any) -> Optional[Tuple[b
     if a[0 if ta else 1] != b[1 if tb else 0] or a[0 if ta else 1] == _WIDE:
         return None
     return a[1 if ta else 0], b[0 if tb else 1]
+
+
+def _batch_matmul_ones(op: Operation, a: Tuple[bool, ...], b: Any
+                       ) -> Optional[Tuple[bool, ...]]:
+    """`_propagate_ones` of a BatchMatMulV2 of inputs of one rank and the same batch
+    dims (none `_WIDE`: `tf.matmul(outputs, keys, transpose_b=True)` of attention over
+    real keys): None where one side's contracted dim comes from the 1s and the other's
+    does not, or is `_WIDE`."""
+    if b == _SCALAR_STAND_IN or op.inputs[1].shape.ndims is None:
+        return None
+    b = b if isinstance(b, tuple) else (False,) * op.inputs[1].shape.ndims
+    adj_x, adj_y = bool(op.attrs.get("adj_x")), bool(op.attrs.get("adj_y"))
+    if len(a) != len(b) or len(a) < 2 or a[:-2] != b[:-2] or _WIDE in a[:-2]:
+        return None
+    contracted = a[-2 if adj_x else -1]
+    if contracted != b[-1 if adj_y else -2] or contracted == _WIDE:
+        return None
+    return a[:-2] + (a[-1 if adj_x else -2], b[-2 if adj_y else -1])
 
 
 def _strided_slice_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
