@@ -39,11 +39,13 @@ def _rnn_in_cond_in_loop(tf, after) -> dict:
 
 def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(tf):
     """The outputs read at row 2 and, concatenated along time with their tanh, at row
-    i + 1 of the outer counter and averaged over time (`_rnn_in_cond_in_loop`)."""
+    i + 1 of the outer counter, averaged over time and flattened to steps
+    (`_rnn_in_cond_in_loop`)."""
     def after(out, state, i, w, _):
         both = tf.concat([out, tf.expand_dims(tf.tanh(tf.matmul(out[0], w)), 0)], 1)
         return state * 0.5 + out[:, 2] * 0.3 + both[:, i + 1] * 0.4 + \
-            tf.reduce_mean(both, 1) * 0.2
+            tf.reduce_mean(both, 1) * 0.2 + \
+            tf.reduce_mean(tf.reshape(both, [-1, 3]), 0, keepdims=True) * 0.1
     return _rnn_in_cond_in_loop(tf, after)
 
 

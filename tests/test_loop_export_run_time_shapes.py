@@ -54,7 +54,7 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
         out, tf.stack([1, tf.shape(h)[0] * 4, 3])), 1),
      "which needs its full shape"),                        # a shape computed at run time
     (lambda out, state, h: state + tf.reduce_mean(tf.reshape(
-        tf.concat([out, out], 1), [-1, 3]), 0, keepdims=True),
+        tf.concat([out, out], 1), [1, -1, 6]), 1)[:, :3],
      "which needs its full shape"),                        # a Reshape of the concat's
     (lambda out, state, h: state + tf.reduce_mean(
         tf.concat([out, out], 1) + tf.concat([out, out, out], 1), 1),
@@ -85,9 +85,11 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
     lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out * 2.0], 1), 1) +
     tf.concat([out, tf.tanh(out)], 1)[:, -3] * tf.ones([1, 1, 1])[0],
     lambda out, state, h: state + tf.reduce_mean(tf.matmul(tf.nn.softmax(tf.matmul(
-        out, _keys(h), transpose_b=True)), _keys(h)), 1)],
+        out, _keys(h), transpose_b=True)), _keys(h)), 1),
+    lambda out, state, h: state + tf.reduce_mean(tf.reshape(
+        tf.concat([out, out], 1), [-1, 3]), 0, keepdims=True)],
     ids=["flattened", "pairs", "fed_length", "concat_last_axis", "row_2", "row_computed",
-         "concat_time", "attention"])
+         "concat_time", "attention", "concat_flattened"])
 def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s),
     to [-1, 6] and to [1, 4, 3] (4 rows fed: the stand-in padded with zeros to 2 and 4
@@ -95,7 +97,8 @@ def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     than 0 or -1 (constant or computed: the untaken branch reads row 0 of the
     stand-in) and a ConcatV2 along the run-time
     dim (its size there other than 1: reduced, a row read, broadcast with a static 1),
-    a BatchMatMulV2 against real keys (attention, the time dim kept):
+    a BatchMatMulV2 against real keys (attention, the time dim kept), the concat
+    along time flattened to [-1, 3] (the static dims fill it alone):
     TF's form, the gradient read back (the cell's is 0 with the flag off; the recorded
     cases train both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`,
     `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`,

@@ -233,8 +233,8 @@ def _wide_dims(op: Operation, known: List[Any], rank: int) -> Optional[List[int]
 def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool, ...]]:
     """`_propagate_ones` of a Reshape to a constant shape (`stand_in_fill`): the -1
     dim from the 1s (True where the stand-in's elements, filled, make 1 there, `_WIDE`
-    where more), the other dims real; None where the stand-in's elements cannot be
-    made to fill it."""
+    where more or as many as a `_WIDE` input dim gives), the other dims real; None
+    where the stand-in's elements cannot be made to fill it."""
     fill = stand_in_fill(op, first)
     if fill is None:
         return None
@@ -244,31 +244,34 @@ def _reshape_ones(op: Operation, first: Tuple[bool, ...]) -> Optional[Tuple[bool
 
 def stand_in_fill(op: Operation, first: Tuple[bool, ...]
                   ) -> Optional[Tuple[int, int, Optional[int]]]:
-    """For a Reshape `op` of a value with dims from the stand-in's 1s (`first`, none
-    `_WIDE`, its other dims static) to a constant shape with at most one -1: (axis,
-    size, n): the stand-in's elements fill the shape where its dim `axis` (the first
-    from the 1s) has `size` (cond_lowering pads it with zeros to that where the branch
-    is not taken: `reshape(outputs, [-1, 6])` of 3 units, `[1, 4, 3]` of a length 4 at
-    run time), n the -1 dim's size there (None without a -1); None where no size fills
-    it."""
+    """For a Reshape `op` of a value with dims from the stand-in's 1s (`first`, its
+    other dims static) to a constant shape with at most one -1: (axis, size, n): the
+    stand-in's elements fill the shape where its dim `axis` (the first from the 1s) has
+    `size` (cond_lowering pads it with zeros to that where the branch is not taken:
+    `reshape(outputs, [-1, 6])` of 3 units, `[1, 4, 3]` of a length 4 at run time), n
+    the -1 dim's size there (None without a -1 or where a dim is `_WIDE`); None where
+    no size fills it. A `_WIDE` dim (of a size other than 1) takes only a -1 the
+    static dims fill alone (`reshape(concat_along_time, [-1, units])`: size 1)."""
     target = constant_value(op.inputs[1])
     dims = op.inputs[0].shape.as_list()
-    if target is None or _WIDE in first or any(
-            d is None and not derived for d, derived in zip(dims, first)):
+    if target is None or any(d is None and not derived for d, derived in zip(dims, first)):
         return None
     target = [int(d) for d in np.atleast_1d(target)]
-    if target.count(-1) > 1 or True not in first:
+    if target.count(-1) > 1 or not any(first):
         return None
-    elements = int(np.prod([1 if derived else d for d, derived in zip(dims, first)]))
+    elements = int(np.prod([d for d, derived in zip(dims, first) if not derived]))
     known = int(np.prod([d for d in target if d != -1]))
     if known == 0 or elements == 0:
         return None
+    axis = next(k for k, derived in enumerate(first) if derived)
+    if _WIDE in first:
+        return (axis, 1, None) if -1 in target and elements % known == 0 else None
     if -1 in target:
         size = known // math.gcd(elements, known)
-        return first.index(True), size, elements * size // known
+        return axis, size, elements * size // known
     if known % elements:
         return None
-    return first.index(True), known // elements, None
+    return axis, known // elements, None
 
 
 def _concat_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...]]:
