@@ -16,10 +16,11 @@ from __future__ import annotations
 from tests.graph_loop_nested_cases import _flag_both_ways, _train_outer_loop, _weights
 
 
-def _rnn_in_cond_in_loop(tf, after) -> dict:
+def _rnn_in_cond_in_loop(tf, after, inner: bool = False) -> dict:
     """A dynamic_rnn over the fed rows `x` (a length known only at run time) in a
-    tf.cond of a loop body, `after(out, state, i, w, inputs)` the branch's value; the other
-    branch without a loop. GradientDescent; the flag fed both ways."""
+    tf.cond of a loop body (with `inner`, in a tf.cond on the counter's parity in its
+    then branch), `after(out, state, i, w, inputs)` the branch's value; the other
+    branches without a loop. GradientDescent; the flag fed both ways."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
@@ -31,7 +32,9 @@ def _rnn_in_cond_in_loop(tf, after) -> dict:
             inputs = tf.expand_dims(x * v + h, 0)
             out, state = tf.nn.dynamic_rnn(cell, inputs, initial_state=h)
             return after(out, state, i, w, inputs)
-        return i + 1, tf.cond(flag, rnn, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
+        then = (lambda: tf.cond(tf.equal(i % 2, 0), rnn, lambda: tf.tanh(h) * 0.3)) \
+            if inner else rnn
+        return i + 1, tf.cond(flag, then, lambda: tf.tanh(tf.matmul(h, w))) * 0.9 + h * 0.1
 
     _train_outer_loop(tf, body, 3, 0.2)
     return _flag_both_ways(tf, fed_n=False)
@@ -82,6 +85,18 @@ def case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop(tf):
     return _rnn_in_cond_in_loop(tf, after)
 
 
+def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop(tf):
+    """The outputs read at row 2 and regrouped to pairs of steps, the rnn in a tf.cond
+    on the counter's parity in a tf.cond's branch (`_rnn_in_cond_in_loop`): where the
+    outer branch is not taken, the inner one stands in whatever its predicate (the
+    begin and the padding take both predicates)."""
+    def after(out, state, i, w, _):
+        pairs = tf.reshape(out, [-1, 6])
+        return state * 0.5 + out[:, 2] * 0.3 + tf.matmul(
+            tf.expand_dims(pairs[-1, 3:], 0), w) * 0.4
+    return _rnn_in_cond_in_loop(tf, after, inner=True)
+
+
 def _loop_result_in_cond_in_loop(tf, else_loop: bool) -> dict:
     """A loop over the fed rows (a count known only at run time) in a tf.cond of an
     outer loop body whose state has a row per fed row ([None]): the branch returns
@@ -128,5 +143,6 @@ LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_co
                        case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop,
+                       case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop,
                        case_train_run_time_length_loop_result_in_cond_in_loop,
                        case_train_run_time_length_loop_results_in_both_branches_in_loop]
