@@ -34,11 +34,14 @@ lowered only when (`plan_cond`):
   branch Select drops (where another input of theirs has their output's shape, so
   that branch keeps the shapes Select needs). A branch loop's output of a run-time
   shape stands as zeros of its rank with 1 in each unknown dim (`ones_shape`) where
-  what the branch computes from it takes those and keeps its result's shape
-  (`ones_dims`, cond_stand_ins.py). A resource variable read in a branch (Keras' batch
-  norm reads its moving moments there) is an input of f the same way; the other side of
-  its Merge reads the variable outside the cond (any value of the right shape would do:
-  Select drops it).
+  what the branch computes from it takes those (`ones_dims`, cond_stand_ins.py); f
+  reads a row other than 0 or -1 of it at 0 where its branch is not taken
+  (`CondPlan.rows`), pads it with zeros to fill a Reshape there (`fills`), broadcasts
+  it to a real value it is concatenated with (`concats`) and a branch result of its
+  shape to the taken branch's (`broadcast`). A resource variable read in a branch
+  (Keras' batch norm reads its moving moments there) is an input of f the same way;
+  the other side of its Merge reads the variable outside the cond (any value of the
+  right shape would do: Select drops it).
 * f takes only what the written ops read (`CondPlan.reads`), not every input of the If
   op (a resource handle as an input of f has no gradient of its type).
 """
