@@ -97,6 +97,20 @@ def case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop(
     return _rnn_in_cond_in_loop(tf, after, inner=True)
 
 
+def case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop(tf):
+    """The outputs projected by `w` over the units (tf.tensordot: Reshapes to shapes
+    computed from `tf.shape(outputs)`, as `tf.layers.dense` of a 3-D value) and masked
+    to all steps but the last (`tf.sequence_mask(lengths, tf.shape(outputs)[1])`)
+    before the sum over time (`_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w, inputs):
+        projected = tf.tensordot(out, w, [[2], [0]])
+        lengths = tf.reshape(tf.shape(inputs)[1] - 1, [1])
+        mask = tf.sequence_mask(lengths, tf.shape(out)[1], dtype=tf.float32)
+        return state * 0.5 + tf.reduce_sum(tf.tanh(projected) * tf.expand_dims(mask, 2),
+                                           1) * 0.3
+    return _rnn_in_cond_in_loop(tf, after)
+
+
 def _loop_result_in_cond_in_loop(tf, else_loop: bool) -> dict:
     """A loop over the fed rows (a count known only at run time) in a tf.cond of an
     outer loop body whose state has a row per fed row ([None]): the branch returns
@@ -144,5 +158,6 @@ LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_co
                        case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop,
+                       case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop,
                        case_train_run_time_length_loop_result_in_cond_in_loop,
                        case_train_run_time_length_loop_results_in_both_branches_in_loop]

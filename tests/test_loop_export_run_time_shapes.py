@@ -59,15 +59,16 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
     (lambda out, state, h: state + tf.reduce_mean(
         tf.concat([out, out], 1) + tf.concat([out, out, out], 1), 1),
      "which needs its full shape"),                        # two concats' sizes added
-    (lambda out, state, h: state + tf.reduce_mean(tf.concat([out, out], 1) * tf.expand_dims(
-        tf.transpose(tf.expand_dims(h[0], 1) * tf.ones_like(out[0, :, :1])), 0), 1),
-     "which needs its full shape")],                       # a concat's times a value's
-    ids=["reshape_unfilled", "reshape_concat", "two_concats", "concat_times_run_time"])
+    (lambda out, state, h: state + tf.reduce_mean(tf.cast(tf.range(tf.shape(out)[1], 5),
+                                                          tf.float32)),
+     "which needs its full shape")],                       # a range from its length
+    ids=["reshape_unfilled", "reshape_concat", "two_concats", "range_from_length"])
 def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_form(
         after, reason, caplog):
-    """Where the stand-in might fail (a Reshape to a shape computed at run time; the sizes a
-    ConcatV2 along the dim from the 1s gives it reshaped or broadcast against another
-    value's there): warned, naming why."""
+    """Where the stand-in might fail (a Reshape to a shape computed at run time other
+    than from its own; the sizes a ConcatV2 along the dim from the 1s gives it reshaped
+    or broadcast against another such; a Range starting at its length): warned, naming
+    why."""
     assert reason in _warned_reason(lambda: _run_time_length_rnn_in_cond_in_loop(after),
                                     caplog)
 
@@ -87,9 +88,13 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
     lambda out, state, h: state + tf.reduce_mean(tf.matmul(tf.nn.softmax(tf.matmul(
         out, _keys(h), transpose_b=True)), _keys(h)), 1),
     lambda out, state, h: state + tf.reduce_mean(tf.reshape(
-        tf.concat([out, out], 1), [-1, 3]), 0, keepdims=True)],
+        tf.concat([out, out], 1), [-1, 3]), 0, keepdims=True),
+    lambda out, state, h: state + tf.reduce_mean(tf.tensordot(out, tf.tanh(
+        tf.transpose(h) * h), [[2], [0]]), 1),
+    lambda out, state, h: state + tf.reduce_sum(out * tf.expand_dims(tf.sequence_mask(
+        [1], tf.shape(out)[1], dtype=tf.float32), 2), 1)],
     ids=["flattened", "pairs", "fed_length", "concat_last_axis", "row_2", "row_computed",
-         "concat_time", "attention", "concat_flattened"])
+         "concat_time", "attention", "concat_flattened", "tensordot", "sequence_mask"])
 def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s),
     to [-1, 6] and to [1, 4, 3] (4 rows fed: the stand-in padded with zeros to 2 and 4
@@ -98,7 +103,8 @@ def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     stand-in) and a ConcatV2 along the run-time
     dim (its size there other than 1: reduced, a row read, broadcast with a static 1),
     a BatchMatMulV2 against real keys (attention, the time dim kept), the concat
-    along time flattened to [-1, 3] (the static dims fill it alone):
+    along time flattened to [-1, 3] (the static dims fill it alone), shapes computed
+    from `tf.shape(out)` (tensordot's Reshapes, a sequence mask of its length):
     TF's form, the gradient read back (the cell's is 0 with the flag off; the recorded
     cases train both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`,
     `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`,

@@ -242,7 +242,9 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             else:
                 if on_path and current not in reached:
                     from_loop.add(current)
-                reason = _writable(current, on_path, positive)
+                # (shapes and indices computed from a loop's outputs carry no gradient)
+                reason = _writable(current, on_path and (current in reached or any(
+                    t.dtype.is_floating for t in current.outputs)), positive)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"

@@ -32,7 +32,7 @@ __all__ = ["BROADCASTING_OP_TYPES", "RANDOM_OP_TYPES", "array_loop", "ones_shape
 # broadcasting, so the scalar that stands for it in the untaken branch computes (and is
 # dropped by Select).
 BROADCASTING_OP_TYPES = frozenset("""
-AddV2 Cast Equal Greater GreaterEqual Maximum Minimum Mul NotEqual SelectV2
+AddV2 Cast Equal Greater GreaterEqual Less LessEqual Maximum Minimum Mul NotEqual SelectV2
 SquaredDifference Sub
 """.split())
 
@@ -102,7 +102,12 @@ def ones_dims(written: List[Operation], kinds: Dict[Operation, str]
     `_WIDE` where a ConcatV2 along them gave another size), or None where an op might
     fail on them or take its output's shape from elsewhere."""
     dims: Dict[Tensor, Optional[Tuple[bool, ...]]] = {}
+    sizes: Dict[Tensor, Tuple[Any, ...]] = {}      # `_shape_values`
     for member in written:
+        if any(t in sizes for t in member.inputs) or member.type == "Shape" and \
+                dims.get(member.inputs[0]) is not None:
+            _shape_values(member, dims, sizes)
+            continue
         known: List[Any] = []
         for t in member.inputs:
             if t in dims:
@@ -123,6 +128,131 @@ def ones_dims(written: List[Operation], kinds: Dict[Operation, str]
     return dims
 
 
+# An element of an int value computed from the Shape of a value with dims from the 1s
+# (`_shape_values`): a size the stand-in has as 1 there, or another; other elements are
+# real (an int where static, None where known only at run time).
+_ONE_SIZE, _WIDE_SIZE = "one size", "wide size"
+
+# Int ops `_shape_values` follows elementwise, and those making a value of a shape.
+_SIZE_ARITHMETIC = frozenset(["Mul", "AddV2", "Sub", "FloorDiv", "Maximum", "Minimum",
+                              "Cast", "Identity"])
+
+
+def _shape_values(op: Operation, dims: Dict[Tensor, Any], sizes: Dict[Tensor, Any]) -> None:
+    """`ones_dims` of an op computing with the Shape of a value with dims from the 1s
+    (`tf.shape(outputs)`: its elements are the stand-in's sizes there, which shapes
+    made from them share: tensordot's Reshapes of `tf.layers.dense` over the outputs,
+    `tf.sequence_mask(lengths, tf.shape(outputs)[1])`): `sizes` gets its elements, or
+    `dims` its output's dims; None where this does not follow it."""
+    out = op.outputs[0] if len(op.outputs) == 1 else None
+    values = [sizes.get(t) for t in op.inputs]
+    found: Any = None
+    if op.type == "Shape":
+        shape = op.inputs[0].shape.as_list()
+        sizes[out] = tuple(_ONE_SIZE if f is True else _WIDE_SIZE if f == _WIDE else d
+                           for f, d in zip(dims[op.inputs[0]], shape))
+        dims[out] = (False,)
+        return
+    if op.type in ("GatherV2", "StridedSlice") and values[0] is not None and \
+            not any(values[1:]):
+        found = _picked_sizes(op, values[0])
+    elif op.type in ("Prod", "Sum") and values[0] is not None and not any(values[1:]):
+        found = (_folded_size(op.type, values[0]),)
+    elif op.type in ("Pack", "ConcatV2") and out is not None:
+        parts = [v if v is not None else _static_values(t)
+                 for t, v in zip(op.inputs[:len(op.inputs) - (op.type == "ConcatV2")],
+                                 values)]
+        found = None if None in parts else tuple(e for p in parts for e in p)
+    elif op.type in _SIZE_ARITHMETIC and out is not None:
+        found = _arithmetic_sizes(op, values)
+    elif op.type in ("Reshape", "Fill", "BroadcastTo") and values[0 if op.type == "Fill"
+                                                                   else 1] is not None:
+        target = values[0 if op.type == "Fill" else 1]
+        dims[out] = tuple(True if e == _ONE_SIZE else _WIDE if e == _WIDE_SIZE or
+                          e == -1 and op.type == "Reshape" else False for e in target)
+        return
+    elif op.type == "Range" and not any(values[k] for k in (0, 2)):
+        start, delta = (constant_value(op.inputs[k]) for k in (0, 2))
+        dims[out] = (True if values[1] == (_ONE_SIZE,) and start == 0 and delta == 1
+                     else _WIDE,)
+        return
+    if found is None or out is None:
+        for t in op.outputs:
+            dims[t] = None
+        return
+    sizes[out] = found
+    dims[out] = (False,) * (out.shape.ndims or 0)
+
+
+def _static_values(t: Tensor) -> Optional[Tuple[Any, ...]]:
+    """The elements of an int value not from `_shape_values` (None for each unknown)."""
+    value = constant_value(t)
+    if value is not None:
+        return tuple(int(v) for v in np.atleast_1d(value))
+    count = t.shape.num_elements()
+    return None if count is None else (None,) * count
+
+
+def _picked_sizes(op: Operation, values: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+    """The elements a GatherV2 (along 0) or StridedSlice (no ellipsis or new axis) of
+    constant indices picks from a vector of `_shape_values` elements."""
+    if op.inputs[0].shape.ndims != 1:
+        return None
+    if op.type == "GatherV2":
+        indices, axis = constant_value(op.inputs[1]), constant_value(op.inputs[2])
+        if indices is None or axis is None or int(axis) != 0:
+            return None
+        return tuple(values[int(k)] for k in np.atleast_1d(indices))
+    bounds = [constant_value(t) for t in op.inputs[1:4]]
+    attrs = op.attrs
+    if any(b is None for b in bounds) or attrs.get("ellipsis_mask") or \
+            attrs.get("new_axis_mask"):
+        return None
+    begin, end, stride = (int(np.atleast_1d(b)[0]) for b in bounds)
+    if attrs.get("shrink_axis_mask", 0) & 1:
+        return (values[begin],)
+    picked = range(len(values))[slice(None if attrs.get("begin_mask", 0) & 1 else begin,
+                                      None if attrs.get("end_mask", 0) & 1 else end, stride)]
+    return tuple(values[k] for k in picked)
+
+
+def _folded_size(op_type: str, values: Tuple[Any, ...]) -> Any:
+    """A Prod or Sum of all `_shape_values` elements: 1 in the stand-in where a product
+    of its 1s and static 1s, else another size there where any is from the 1s."""
+    if _WIDE_SIZE in values or _ONE_SIZE in values:
+        return _ONE_SIZE if op_type == "Prod" and all(
+            v in (_ONE_SIZE, 1) for v in values) else _WIDE_SIZE
+    if None in values:
+        return None
+    return int(np.prod(values)) if op_type == "Prod" else int(np.sum(values))
+
+
+def _arithmetic_sizes(op: Operation, values: List[Any]) -> Optional[Tuple[Any, ...]]:
+    """Elementwise int arithmetic of `_shape_values` elements (broadcasting a scalar):
+    from the 1s where an operand is (times or plus an identity, else another size)."""
+    parts = [v if v is not None else _static_values(t) for t, v in zip(op.inputs, values)]
+    if None in parts or op.type in ("Cast", "Identity"):
+        return None if None in parts else parts[0]
+    a, b = parts
+    if len(a) != len(b) and 1 not in (len(a), len(b)):
+        return None
+    n = max(len(a), len(b))
+    a, b = (a * n if len(a) == 1 else a), (b * n if len(b) == 1 else b)
+    identity = {"Mul": 1, "AddV2": 0, "Sub": 0, "FloorDiv": 1}.get(op.type)
+    found = []
+    for x, y in zip(a, b):
+        derived = [v for v in (x, y) if v in (_ONE_SIZE, _WIDE_SIZE)]
+        if not derived:
+            found.append(None)      # real (its value not needed)
+        elif len(derived) == 1 and identity is not None and \
+                (y if x in derived else x) == identity and op.type != "Sub" or \
+                op.type == "Sub" and y == 0:
+            found.append(derived[0])
+        else:
+            found.append(_WIDE_SIZE)
+    return tuple(found)
+
+
 def ones_broadcast(dims: Tuple[bool, ...]) -> bool:
     """Whether a branch result with dims from the stand-in's 1s (`dims`, `ones_dims`)
     takes the other branch's shape by broadcasting (BroadcastTo in cond_lowering, so
@@ -140,6 +270,8 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
         return _broadcast_ones(op, known)
     if op.type == "ConcatV2":
         return _concat_ones(op, known)
+    if op.type == "BiasAdd" and first is not None:      # (its bias along static units)
+        return None if not first or first[-1] else first
     if op.type == "BatchMatMulV2" and first is not None:
         return _batch_matmul_ones(op, first, known[1])
     if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
