@@ -310,6 +310,13 @@ def case_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop(
         case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop)
 
 
+def case_run_time_length_birnn_outputs_in_cond_in_loop(rec: Recorder) -> None:
+    """A bidirectional_dynamic_rnn over a run-time length in a tf.cond of a loop body;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_birnn_outputs_in_cond_in_loop)
+
+
 def case_run_time_length_loop_result_in_cond_in_loop(rec: Recorder) -> None:
     """A loop over the fed rows in a tf.cond of a loop body whose state has a row per
     fed row, the branch returning a value of the loop's run-time shape; GradientDescent
@@ -433,6 +440,7 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_run_time_length_rnn_outputs_attending_in_cond_in_loop,
          case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop,
          case_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop,
+         case_run_time_length_birnn_outputs_in_cond_in_loop,
          case_run_time_length_loop_result_in_cond_in_loop,
          case_run_time_length_loop_results_in_both_branches_in_loop,
          case_tensor_array_entering_loop_through_cond,

@@ -16,20 +16,30 @@ from __future__ import annotations
 from tests.graph_loop_nested_cases import _flag_both_ways, _train_outer_loop, _weights
 
 
-def _rnn_in_cond_in_loop(tf, after, inner: bool = False) -> dict:
+def _rnn_in_cond_in_loop(tf, after, inner: bool = False, backward: bool = False) -> dict:
     """A dynamic_rnn over the fed rows `x` (a length known only at run time) in a
     tf.cond of a loop body (with `inner`, in a tf.cond on the counter's parity in its
-    then branch), `after(out, state, i, w, inputs)` the branch's value; the other
-    branches without a loop. GradientDescent; the flag fed both ways."""
+    then branch; with `backward`, a bidirectional_dynamic_rnn of their lengths, `out`
+    both directions' outputs concatenated, `state` the forward one's),
+    `after(out, state, i, w, inputs)` the branch's value; the other branches without a
+    loop. GradientDescent; the flag fed both ways."""
     x = tf.placeholder(tf.float32, [None, 3], name="x")
     flag = tf.placeholder(tf.bool, [], name="flag")
     w, v = _weights(tf, 0.3, [0.4, -0.2, 0.3])
     cell = tf.nn.rnn_cell.BasicRNNCell(3, name="cell")
     cell(tf.zeros([1, 3]), tf.zeros([1, 3]))        # its weights, outside the loops
+    if backward:
+        cell_bw = tf.nn.rnn_cell.BasicRNNCell(3, name="cell_bw")
+        cell_bw(tf.zeros([1, 3]), tf.zeros([1, 3]))
 
     def body(i, h):
         def rnn():
             inputs = tf.expand_dims(x * v + h, 0)
+            if backward:
+                (fw, bw), (state, _) = tf.nn.bidirectional_dynamic_rnn(
+                    cell, cell_bw, inputs, sequence_length=tf.shape(x)[:1],
+                    initial_state_fw=h, initial_state_bw=h)
+                return after(tf.concat([fw, bw], 2), state, i, w, inputs)
             out, state = tf.nn.dynamic_rnn(cell, inputs, initial_state=h)
             return after(out, state, i, w, inputs)
         then = (lambda: tf.cond(tf.equal(i % 2, 0), rnn, lambda: tf.tanh(h) * 0.3)) \
@@ -111,6 +121,17 @@ def case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop(
     return _rnn_in_cond_in_loop(tf, after)
 
 
+def case_train_run_time_length_birnn_outputs_in_cond_in_loop(tf):
+    """A bidirectional_dynamic_rnn over the fed rows and their length (its
+    ReverseSequences of the outputs, lowered as products with a permutation: none
+    past the stand-in's size) in a tf.cond of a loop body, both directions averaged
+    over time and projected (`_rnn_in_cond_in_loop`)."""
+    def after(out, state, i, w, _):
+        both = tf.reduce_mean(out, 1)
+        return state * 0.5 + tf.matmul(both[:, :3] * both[:, 3:], w) * 0.4
+    return _rnn_in_cond_in_loop(tf, after, backward=True)
+
+
 def _loop_result_in_cond_in_loop(tf, else_loop: bool) -> dict:
     """A loop over the fed rows (a count known only at run time) in a tf.cond of an
     outer loop body whose state has a row per fed row ([None]): the branch returns
@@ -159,5 +180,6 @@ LOOP_RUN_TIME_CASES = [case_train_run_time_length_rnn_outputs_read_at_rows_in_co
                        case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop,
                        case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop,
+                       case_train_run_time_length_birnn_outputs_in_cond_in_loop,
                        case_train_run_time_length_loop_result_in_cond_in_loop,
                        case_train_run_time_length_loop_results_in_both_branches_in_loop]

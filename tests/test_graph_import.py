@@ -107,6 +107,7 @@ def test_tf_graph_runs_to_tf_values(case, fast_loops, monkeypatch, tmp_path):
                                   "run_time_length_rnn_outputs_attending_in_cond_in_loop",
                                   "run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop",
                                   "run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop",
+                                  "run_time_length_birnn_outputs_in_cond_in_loop",
                                   "run_time_length_loop_result_in_cond_in_loop",
                                   "run_time_length_loop_results_in_both_branches_in_loop",
                                   "tensor_array_entering_loop_through_cond",

@@ -80,7 +80,8 @@ Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Con
 Cumprod Cumsum
 DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
 GreaterEqual Identity L2Loss LeakyRelu LogSoftmax MatMul Max MaxPool Maximum
-Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape Select SelectV2 Selu Shape
+Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape ReverseSequence Select
+SelectV2 Selu Shape
 Sigmoid Sin Slice Softmax SoftmaxCrossEntropyWithLogits Softplus
 SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze StridedSlice Sub
 Sum Tanh Tile Transpose Unpack

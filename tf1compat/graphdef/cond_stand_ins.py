@@ -272,6 +272,10 @@ def _propagate_ones(op: Operation, known: List[Any]) -> Optional[Tuple[bool, ...
         return _concat_ones(op, known)
     if op.type == "BiasAdd" and first is not None:      # (its bias along static units)
         return None if not first or first[-1] else first
+    if op.type == "ReverseSequence" and first is not None and known[1] == _REAL:
+        # (bidirectional_dynamic_rnn's: lowered as a product with a permutation the
+        # lengths give, rows past the stand-in's size none)
+        return first
     if op.type == "BatchMatMulV2" and first is not None:
         return _batch_matmul_ones(op, first, known[1])
     if first is None or op.type not in _UNARY_OP_TYPES | _REDUCTION_OP_TYPES | {
