@@ -92,9 +92,11 @@ def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_fo
     lambda out, state, h: state + tf.reduce_mean(tf.tensordot(out, tf.tanh(
         tf.transpose(h) * h), [[2], [0]]), 1),
     lambda out, state, h: state + tf.reduce_sum(out * tf.expand_dims(tf.sequence_mask(
-        [1], tf.shape(out)[1], dtype=tf.float32), 2), 1)],
+        [1], tf.shape(out)[1], dtype=tf.float32), 2), 1),
+    lambda out, state, h: state + tf.reduce_mean(tf.nn.bias_add(out, h[0] * 0.1), 1)],
     ids=["flattened", "pairs", "fed_length", "concat_last_axis", "row_2", "row_computed",
-         "concat_time", "attention", "concat_flattened", "tensordot", "sequence_mask"])
+         "concat_time", "attention", "concat_flattened", "tensordot", "sequence_mask",
+         "bias_add"])
 def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     """A Reshape to [-1, 3] (the stand-in's elements fill it, its -1 dim from the 1s),
     to [-1, 6] and to [1, 4, 3] (4 rows fed: the stand-in padded with zeros to 2 and 4
@@ -104,7 +106,8 @@ def test_reads_the_stand_in_takes_are_written_in_tf_form(after, caplog):
     dim (its size there other than 1: reduced, a row read, broadcast with a static 1),
     a BatchMatMulV2 against real keys (attention, the time dim kept), the concat
     along time flattened to [-1, 3] (the static dims fill it alone), shapes computed
-    from `tf.shape(out)` (tensordot's Reshapes, a sequence mask of its length):
+    from `tf.shape(out)` (tensordot's Reshapes, a sequence mask of its length), a
+    BiasAdd along the units:
     TF's form, the gradient read back (the cell's is 0 with the flag off; the recorded
     cases train both ways: `case_train_run_time_length_rnn_outputs_reshaped_in_cond_in_loop`,
     `case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop`,
