@@ -42,3 +42,163 @@ def build_gradient_penalty(tf) -> None:
     g = tf.gradients(loss, x)[0]
     total = tf.add(loss, tf.reduce_sum(g * g), name="total")
     tf.train.GradientDescentOptimizer(0.1).minimize(total, name="train")
+
+
+# -- graphs tf1compat writes in a form TF runs (graphdef/loop_second_order.py) -----------------
+
+X23 = np.array([[0.3, -0.8, 0.5], [1.1, 0.2, -0.4]], np.float32)
+X23_B = np.array([[-0.6, 0.4, 0.9], [0.1, -1.2, 0.7]], np.float32)
+
+
+def _tanh_matmul_loss(tf):
+    """A loop of `tanh(h @ w + b)` over a fed state (its trip count from a fed n: known
+    at run time only) and the loss of its result."""
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    n = tf.placeholder_with_default(tf.constant(3), [], name="n")
+    w = tf.Variable(np.array([[0.5, -0.3, 0.2], [0.1, 0.4, -0.6], [-0.2, 0.3, 0.7]],
+                             np.float32), name="w")
+    b = tf.Variable(np.array([0.1, -0.2, 0.3], np.float32), name="b")
+
+    def body(i, h):
+        return i + 1, tf.tanh(tf.nn.bias_add(tf.matmul(h, w), b))
+    _, h = tf.while_loop(lambda i, h: i < n, body, [tf.constant(0), x])
+    return x, w, tf.reduce_sum(h * h * 0.5 + h, name="loss")
+
+
+def case_loop_second_order_tanh_matmul(tf):
+    """d/dx of tf.gradients(loss, x) through a tanh/matmul loop, and d sum(g * g)/dw
+    (the variable the body captures): TF imports the file and runs both gradients of
+    gradients (tangent and backward StatelessWhile loops) to tf1compat's values."""
+    x, w, loss = _tanh_matmul_loss(tf)
+    g = tf.identity(tf.gradients(loss, x)[0], name="g")
+    tf.identity(tf.gradients(g, x)[0], name="gg")
+    tf.identity(tf.gradients(tf.reduce_sum(g * g), w)[0], name="g_w")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "g:0", "gg:0", "g_w:0"]
+    return {"init": "init", "runs": [
+        {"feeds": {"x:0": X23}, "fetches": fetches},
+        {"feeds": {"x:0": X23_B, "n:0": np.array(5, np.int32)}, "fetches": fetches},
+        {"feeds": {"x:0": X23, "n:0": np.array(0, np.int32)}, "fetches": fetches}]}
+
+
+def case_train_loop_gradient_penalty_tanh_matmul(tf):
+    """loss + sum((d loss/dx) ** 2) through the tanh/matmul loop, trained with
+    GradientDescent from the file: the train op's gradient holds the loop's backward
+    loop (through the loss) and the second-order loops (through the penalty)."""
+    from tests.graph_training_cases import _training_spec
+    x, _, loss = _tanh_matmul_loss(tf)
+    g = tf.gradients(loss, x)[0]
+    tf.add(loss, tf.reduce_sum(g * g), name="total")
+    tf.train.GradientDescentOptimizer(0.1).minimize(
+        tf.get_default_graph().get_tensor_by_name("total:0"), name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": X23}, ["total:0", "w:0", "b:0"])
+
+
+def case_loop_second_order_op_set(tf):
+    """Gradients of gradients (of two sources at once, a resource variable the body
+    reads among them) through a loop carrying two states, whose body and loss use each
+    op type of graphdef/tangent_lowering.py: broadcasting Add/Sub/Mul/RealDiv,
+    transposed MatMul, Sigmoid, Relu, Exp, Log, Sin, Cos, Square, Neg, Mean, Sum,
+    Reshape, Transpose, ExpandDims, Squeeze."""
+    x = tf.placeholder(tf.float32, [2, 3], name="x")
+    v = tf.get_variable("v", initializer=np.array(
+        [[0.4, -0.2, 0.1], [0.3, 0.5, -0.4], [-0.1, 0.2, 0.6]], np.float32), use_resource=True)
+    c = tf.Variable(np.array([0.2, -0.1, 0.05], np.float32), name="c")
+
+    def body(i, h, s):
+        a = tf.sigmoid(tf.matmul(h, v, transpose_b=True)) - tf.nn.relu(h - c) / 2.0
+        e = tf.exp(-tf.square(a)) + tf.log(1.5 + tf.sin(h) * tf.cos(h))
+        e = tf.reshape(tf.transpose(tf.transpose(e)), [2, 3])
+        h = tf.tanh(a + e * 0.5)
+        return i + 1, h, s + tf.reduce_mean(h * h, axis=1, keepdims=True)
+    _, h, s = tf.while_loop(lambda i, h, s: i < 3, body,
+                            [tf.constant(0), x, tf.zeros([2, 1])])
+    loss = tf.subtract(tf.reduce_sum(tf.squeeze(tf.expand_dims(h, 0), 0) * s) / 3.0,
+                       tf.reduce_mean(-h), name="loss")
+    g_x, g_v = tf.gradients(loss, [x, v])
+    tf.identity(g_x, name="g_x")
+    tf.identity(g_v, name="g_v")
+    penalty = tf.reduce_sum(g_x * g_x) + tf.reduce_sum(g_v * c)
+    for k, grad in enumerate(tf.gradients(penalty, [x, v, c])):
+        tf.identity(grad, name=f"gg_{k}")
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "g_x:0", "g_v:0", "gg_0:0", "gg_1:0", "gg_2:0"]
+    return {"init": "init", "runs": [{"feeds": {"x:0": X23}, "fetches": fetches},
+                                     {"feeds": {"x:0": X23_B}, "fetches": fetches}]}
+
+
+def case_loop_second_order_cond_body(tf):
+    """build_second_order (a tf.cond in the loop's body; `tf.hessians` written row by
+    row): TF's own graph of it computed the same values (tests/fixtures/tf_graphs/
+    loop_second_order_gradients)."""
+    build_second_order(tf)
+    tf.global_variables_initializer()
+    return {"init": "init", "runs": [{"feeds": {"x:0": xv}, "fetches": [
+        "loss:0", "g:0", "gg:0", "hessian:0", "g_w:0"]} for xv in XS]}
+
+
+def case_train_loop_gradient_penalty_cond_body(tf):
+    """build_gradient_penalty (a tf.cond in the loop's body) trained from the file."""
+    from tests.graph_training_cases import _training_spec
+    build_gradient_penalty(tf)
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"x:0": XS[0]}, ["total:0", "w:0"])
+
+
+SEQ = np.array([[[0.5, -0.2], [0.1, 0.9]], [[-0.7, 0.3], [0.4, -0.1]],
+                [[0.2, 0.6], [-0.5, 0.8]], [[0.9, -0.4], [0.0, 0.3]]], np.float32)
+
+
+def _lstm_loss(tf):
+    """A hand-written LSTM over a fed [time, batch, 2] sequence (its step's input the
+    counter's row, a StridedSlice), masked past each row's fed length (Select), its
+    gates one MatMul of the concatenated input and state sliced and split in four
+    (Slice to the end, Split, StridedSlice, SplitV); the loss of its clipped,
+    normalized last output and state."""
+    seq = tf.placeholder(tf.float32, [4, 2, 2], name="seq")
+    lengths = tf.placeholder_with_default(np.array([4, 2], np.int32), [2], name="lengths")
+    kernel = tf.Variable(np.sin(np.arange(32, dtype=np.float32)).reshape(4, 8) * 0.4,
+                         name="kernel")
+    bias = tf.Variable(np.linspace(-0.2, 0.3, 8).astype(np.float32), name="bias")
+
+    def body(i, c, h):
+        gates = tf.nn.bias_add(tf.matmul(tf.concat([seq[i], h], 1), kernel), bias)
+        f, j = tf.split(tf.slice(gates, [0, 0], [-1, 4]), 2, axis=1)
+        o, g = tf.split(gates[:, 4:], [2, 2], axis=1)
+        new_c = c * tf.sigmoid(f + 1.0) + tf.sigmoid(j) * tf.tanh(g)
+        new_h = tf.tanh(new_c) * tf.sigmoid(o)
+        keep = tf.less(i, lengths)
+        return (i + 1, tf.where(keep, new_c, c), tf.where(keep, new_h, tf.maximum(h, -0.5)))
+    zero = tf.zeros([2, 2])
+    _, c, h = tf.while_loop(lambda i, c, h: i < 4, body, [tf.constant(0), zero, zero])
+    out = tf.minimum(tf.stack([h, c], 1), 0.6)
+    norm = tf.rsqrt(tf.reduce_sum(tf.squared_difference(out, 0.1)) + 1.0)
+    first, second = tf.unstack(out, axis=1)
+    return seq, kernel, tf.identity(tf.reduce_sum(tf.abs(out)) * norm +
+                                    tf.reduce_sum(first * second) +
+                                    tf.reduce_sum(tf.sqrt(tf.nn.softplus(h) + 0.5)) +
+                                    tf.reduce_sum(tf.reciprocal(2.0 + tf.cast(c > 0, tf.float32))),
+                                    name="loss")
+
+
+def case_train_loop_gradient_penalty_lstm(tf):
+    """A gradient penalty on the input sequence of the hand-written LSTM (WGAN-GP
+    style: loss + (|d loss/d seq| - 1) ** 2) trained with GradientDescent from the
+    file."""
+    from tests.graph_training_cases import _training_spec
+    seq, _, loss = _lstm_loss(tf)
+    g = tf.gradients(loss, seq)[0]
+    norm = tf.sqrt(tf.reduce_sum(tf.square(g)) + 1e-6)
+    total = tf.add(loss, tf.square(norm - 1.0), name="total")
+    tf.train.GradientDescentOptimizer(0.05).minimize(total, name="train")
+    tf.global_variables_initializer()
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ},
+                          ["total:0", "kernel:0", "bias:0"])
+
+
+SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
+                      case_train_loop_gradient_penalty_tanh_matmul,
+                      case_loop_second_order_op_set, case_loop_second_order_cond_body,
+                      case_train_loop_gradient_penalty_cond_body,
+                      case_train_loop_gradient_penalty_lstm]

@@ -707,23 +707,26 @@ def test_an_array_read_after_its_write_not_stacked_after_keeps_tf1compat_form(dy
 
 
 def _loop_hessians():
-    x = tf.placeholder(tf.float32, [2], name="x")
-    w = tf.get_variable("w", [2])
+    # (of more than 256 elements: no Jacobian written row by row, loop_gradient_export.py)
+    x = tf.placeholder(tf.float32, [257], name="x")
+    w = tf.get_variable("w", [257])
     _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * w), [tf.constant(0), x])
     tf.hessians(tf.reduce_sum(h), [w])
 
 
 def _loop_gradient_of_gradient():
+    # (an Atan in the body: no tangent written, loop_second_order.py)
     x = tf.placeholder(tf.float32, [2], name="x")
     w = tf.get_variable("w", [2])
-    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, h * w), [tf.constant(0), x])
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.atan(h) * w),
+                         [tf.constant(0), x])
     g, = tf.gradients(tf.reduce_sum(h), [w])
     tf.gradients(tf.reduce_sum(g * g), [w])
 
 
 @pytest.mark.parametrize("build,reason", [
     (_loop_hessians, "tf.hessians' Jacobian form"),
-    (_loop_gradient_of_gradient, "differentiated again")],
+    (_loop_gradient_of_gradient, "op type Atan")],
     ids=["hessians", "gradient_of_gradient"])
 def test_loop_gradients_without_a_tf_form_name_the_case(build, reason, caplog):
     """Not written in TF's form (real TF refuses such a file at import: the

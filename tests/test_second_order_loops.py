@@ -8,6 +8,7 @@ them read back here."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 
 import numpy as np
@@ -15,15 +16,13 @@ import pytest
 
 import tf1compat as tf
 from tests import graph_loop_array_cases, graph_second_order_cases
+from tests.gradient_export_util import (check_recorded_training_case,  # noqa: F401
+                                         export_with_warnings, fresh_graph,
+                                         imported_gradient_matches, recorded_case,
+                                         replay_the_written_train_op, replay_tf_runs)
+from tf1compat.graphdef.gradient_export import TF_DIFFERENTIABLE_OP_TYPES
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "tf_graphs")
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    yield
-    tf.reset_default_graph()
 
 
 def _load(case: str):
@@ -54,17 +53,19 @@ def test_tf1x_form_cannot_build_them():
 @pytest.mark.parametrize("case, build", [
     ("loop_second_order_gradients", graph_second_order_cases.build_second_order),
     ("loop_gradient_penalty_training", graph_second_order_cases.build_gradient_penalty)])
-def test_second_order_gradients_through_a_loop_with_a_cond(case, build, tmp_path):
+def test_second_order_gradients_through_a_loop_with_a_cond(case, build, tmp_path, caplog):
     """tf.gradients of tf.gradients, tf.hessians and a gradient penalty's training
     through a while loop whose body holds a tf.cond, as TF computes them; the graph file
-    tf1compat writes of it (its gradient ops in tf1compat's own form: TF's has none that
-    TF 1.x imports) runs to the same values after import here."""
+    tf1compat writes of it (in TF's form, no warning: loop_second_order.py; TF's runs of
+    such files: graph_second_order_cases.py) runs to the same values after import here."""
     d, spec, arrays = _load(case)
     build(tf)
     path = str(tmp_path / "graph.meta")
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(d, spec["checkpoint"]))
-        tf.train.export_meta_graph(path)
+        with caplog.at_level(logging.WARNING):
+            tf.train.export_meta_graph(path)
+        assert not [r for r in caplog.records if "SymbolicGradient" in r.getMessage()]
         _replay(sess, spec, arrays)
     tf.reset_default_graph()
     saver = tf.train.import_meta_graph(path)
@@ -89,3 +90,133 @@ def test_array_reads_after_nested_loops_train_as_tf(case):
     with tf.Session() as sess:
         tf.train.Saver().restore(sess, os.path.join(d, spec["checkpoint"]))
         _replay(sess, spec, arrays, {"grad_0:0": grads[0].name, "grad_1:0": grads[1].name})
+
+
+# -- tf1compat's files of them, which real TF runs (graphdef/loop_second_order.py) ------------
+
+RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
+             graph_second_order_cases.case_loop_second_order_op_set,
+             graph_second_order_cases.case_loop_second_order_cond_body]
+PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul,
+                 graph_second_order_cases.case_train_loop_gradient_penalty_cond_body,
+                 graph_second_order_cases.case_train_loop_gradient_penalty_lstm]
+
+
+@pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
+def test_second_order_gradients_are_written_as_loops_tf_runs(case, caplog):
+    """No gradient op keeps tf1compat's form: each gradient of a gradient is a tangent
+    StatelessWhile and its backward StatelessWhile calling SymbolicGradient of the
+    body's tangent function; the first gradients are TF 1.x backward loops. What TF
+    computed from the file (scripts/check_tf_reads_graphs.py; test_graph_export.py
+    compares tf1compat's values with it) is what the file computes here too."""
+    case(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    assert not [n.name for n in gd.node if n.op == "SymbolicGradient" and "Ty" in n.attr]
+    whiles = [n for n in gd.node if n.op == "StatelessWhile"]
+    seconds = {n.name.rpartition("_second_order/")[0] for n in whiles}
+    assert len(whiles) == 2 * len(seconds) and seconds
+    bodies = {f.signature.name: f for f in gd.library.function}
+    for node in whiles:
+        if node.name.endswith("backward"):
+            body = bodies[node.attr["body"].func.name]
+            calls = [n for n in body.node_def if n.op == "SymbolicGradient"]
+            assert len(calls) == 1
+            # TF differentiates every op of the tangent function in a function
+            tangents = {n.op for n in bodies[calls[0].attr["f"].func.name].node_def}
+            assert tangents <= TF_DIFFERENTIABLE_OP_TYPES | {"Const"}, tangents
+    d, recorded, arrays = recorded_case(case)
+    tf.reset_default_graph()
+    tf.train.import_meta_graph(os.path.join(d, "graph.meta"))
+    with tf.Session() as sess:
+        sess.run(recorded["init"])
+        replay_tf_runs(sess, recorded, arrays)
+
+
+def test_tf_computes_from_the_file_what_its_own_graph_computes():
+    """The loop with a tf.cond in its body: TF's values from tf1compat's file (the
+    hessian's Jacobian form written row by row) are those TF computed from its own
+    control-flow-v2 graph of the same program
+    (tests/fixtures/tf_graphs/loop_second_order_gradients)."""
+    _, recorded, arrays = recorded_case(graph_second_order_cases.case_loop_second_order_cond_body)
+    _, native, expected = _load("loop_second_order_gradients")
+    for k, (run, own) in enumerate(zip(recorded["runs"], native["runs"])):
+        np.testing.assert_array_equal(arrays[run["feeds"]["x:0"]], expected[own["feeds"]["x:0"]])
+        for fetch, key in zip(run["fetches"], recorded["tf"]["values"][k]):
+            np.testing.assert_allclose(arrays[key],
+                                       expected[own["values"][own["fetches"].index(fetch)]],
+                                       rtol=1e-5, atol=1e-6, err_msg=f"run {k}: {fetch}")
+
+
+@pytest.mark.parametrize("case", PENALTY_CASES, ids=lambda fn: fn.__name__[len("case_"):])
+def test_gradient_penalty_trains_from_the_file_as_tf_does(case, caplog):
+    """TF trains from tf1compat's file of a gradient penalty through the loop to the
+    values of its own graph of the case (control flow v2; TF 1.x's form cannot build
+    it), and so does tf1compat from the same file."""
+    assert recorded_case(case)[1]["tf"]["native_v1"].endswith(
+        "Second-order gradient for while loops not supported.")
+    check_recorded_training_case(case, caplog, set())
+    replay_the_written_train_op(case)
+
+
+def _loop_with(step):
+    x = tf.placeholder(tf.float32, [3], name="x")
+    w = tf.Variable(graph_second_order_cases.W0, name="w")
+    _, h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, step(i, h, w)),
+                         [tf.constant(0), x])
+    g = tf.gradients(tf.reduce_sum(h * h), x)[0]
+    gg = tf.gradients(tf.reduce_sum(g * g), w)[0]
+    tf.global_variables_initializer()
+    return x, gg
+
+
+@pytest.mark.parametrize("step, reason", [
+    (lambda i, h, w: tf.while_loop(lambda j, a: j < 2, lambda j, a: (j + 1, a * w),
+                                   [tf.constant(0), h])[1], "op type While"),
+    (lambda i, h, w: tf.cond(i < 1, lambda: tf.atan(h) * w, lambda: h + w),
+     "op type Atan (no tangent written)")],
+    ids=["nested_loop", "atan_in_cond"])
+def test_bodies_without_tangents_keep_tf1compats_form(step, reason, caplog):
+    """A body op without a tangent (a nested loop, an op type tangent_lowering.py does
+    not write, in a tf.cond branch too): the gradients of gradients keep tf1compat's
+    form, the warning naming the op type, and so does the first gradient (nothing would
+    differentiate its TF form); tf1compat reads the file back to the same values."""
+    x, gg = _loop_with(step)
+    gd, warned = export_with_warnings(caplog)
+    assert any(reason in w for w in warned), warned
+    assert any("differentiated again (create_graph)" in w for w in warned), warned
+    assert not [n for n in gd.node if n.op == "StatelessWhile"]
+    imported_gradient_matches(gd, gg, {x.name: graph_second_order_cases.XS[0]}, "init")
+
+
+def test_hessians_of_more_elements_than_written_row_by_row_keep_tf1compats_form(caplog):
+    """tf.hessians writes its Jacobian row by row (one gradient of the first gradient per
+    element) up to 256 elements; of more, it and the first gradient keep tf1compat's
+    form."""
+    x = tf.placeholder(tf.float32, [257], name="x")
+    _, h = tf.while_loop(lambda i, h: i < 2, lambda i, h: (i + 1, tf.tanh(h)),
+                         [tf.constant(0), x])
+    tf.hessians(tf.reduce_sum(h * h), x)
+    gd, warned = export_with_warnings(caplog)
+    assert any("tf.hessians' Jacobian form has no TF op" in w for w in warned), warned
+    assert not [n for n in gd.node if n.op == "StatelessWhile"]
+
+
+def test_gradient_penalty_through_dynamic_rnn_keeps_tf1compats_form(caplog):
+    """A gradient penalty through dynamic_rnn (TensorArrays: no tangents written): the
+    second gradient names them, the first keeps tf1compat's form too (the second
+    differentiates it behind the TensorArray gather, where its sources' reach stops);
+    tf1compat reads the file back to the same gradient."""
+    seq = tf.placeholder(tf.float32, [2, 2, 2], name="seq")
+    cell = tf.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.constant_initializer(0.3))
+    out, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+    loss = tf.reduce_sum(out * out)
+    g = tf.gradients(loss, seq)[0]
+    kernel = [v for v in tf.trainable_variables() if "gates/kernel" in v.name][0]
+    grad = tf.gradients(loss + tf.reduce_sum(g * g), kernel)[0]
+    tf.global_variables_initializer()
+    gd, warned = export_with_warnings(caplog)
+    assert any("its region holds TensorArrays (dynamic_rnn" in w for w in warned), warned
+    assert any("differentiated again (create_graph)" in w for w in warned), warned
+    imported_gradient_matches(gd, grad, {"seq:0": graph_second_order_cases.SEQ[:2]},
+                              "init")

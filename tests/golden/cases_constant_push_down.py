@@ -1,9 +1,9 @@
 """Golden cases: Grappler's constant push-down. Before running a graph TF re-associates
 `(X + Y) - C` with a constant C into `X + (Y - C)` (and the other Add/Sub trees by their
 signs), which changes a float sum's last bits: the first linear regression of TF1
-courses (DeepLearningZeroToAll's lab 2-1: Python-list data, `x_train * W + b - y_train`)
-prints other digits from the second step unless the same association runs
-(tf1compat/ops/constant_push_down.py). Compared exactly.
+courses (DeepLearningZeroToAll's lab 2-1, TF's own "getting started": Python-list data,
+`x_train * W + b - y_train`) prints other digits from the second step unless the same
+association runs (tf1compat/ops/constant_push_down.py). Compared exactly.
 """
 
 import numpy as np
@@ -29,6 +29,28 @@ def case_linear_regression_on_lists(tf):
             c, w_val, b_val, _ = sess.run([cost, W, b, train])
             if step % 20 == 0:
                 out.append([c, w_val, b_val])
+    return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_getting_started_numpy_data(tf):
+    """TF's getting-started regression: numpy data, `W * x_data + b`, loss against
+    y_data, GradientDescent(0.5)."""
+    rng = np.random.RandomState(0)
+    x_data = rng.rand(100).astype(np.float32)
+    y_data = x_data * 0.1 + 0.3
+    W = tf.Variable(tf.random_uniform([1], -1.0, 1.0, seed=1))
+    b = tf.Variable(tf.zeros([1]))
+    y = W * x_data + b
+    loss = tf.reduce_mean(tf.square(y - y_data))
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    out = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(101):
+            sess.run(train)
+            if step % 20 == 0:
+                out.append([sess.run(W), sess.run(b), sess.run(loss)])
     return out
 
 

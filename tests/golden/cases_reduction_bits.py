@@ -119,3 +119,30 @@ def case_column_reduction_bits(tf):
                                 "sum_keep": tf.reduce_sum(x, axes, keepdims=True)})
                 out[f"{np.dtype(dtype).name}_{'x'.join(map(str, shape))}"] = got
     return out
+
+
+@tolerance(rtol=0, atol=0)
+def case_broadcast_gradient_bits(tf):
+    """Gradients of broadcast inputs are TF's `Sum` over the broadcast axes, in Eigen's
+    order: a bias added with `+`, a scale, a divisor, a scalar weight. (The data is fed:
+    with constant data Grappler also re-associates the gradient's products.)"""
+    rng = np.random.RandomState(3)
+    x = tf.placeholder(tf.float32, [64, 20])
+    xs = tf.placeholder(tf.float32, [100])
+    feed = {x: rng.randn(64, 20).astype(np.float32), xs: rng.rand(100).astype(np.float32)}
+    b = tf.Variable(rng.randn(20).astype(np.float32))
+    w = tf.Variable(rng.rand(20).astype(np.float32) + 0.5)
+    s = tf.Variable(np.float32(0.7))
+    ws = tf.Variable([0.3], dtype=tf.float32)
+    losses = {"add": tf.reduce_sum(tf.square(x + b)),
+              "sub": tf.reduce_sum(tf.square(b - x) * 0.5),
+              "mul": tf.reduce_sum(tf.square(x * w)),
+              "div": tf.reduce_sum(tf.square(x / w)),
+              "squared_difference": tf.reduce_sum(tf.squared_difference(x, b)),
+              "scalar": tf.reduce_mean(tf.square(s * x - 1.0)),
+              "vector_of_one": tf.reduce_mean(tf.square(ws * xs + 0.25))}
+    grads = {k: tf.gradients(v, [b, w, s, ws]) for k, v in losses.items()}
+    grads = {k: [g for g in v if g is not None] for k, v in grads.items()}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(grads, feed)

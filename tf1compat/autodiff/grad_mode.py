@@ -29,7 +29,7 @@ gradient stops there.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, List, Sequence, Set
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set
 
 import torch
 
@@ -143,6 +143,7 @@ class GradModeRewriter:
         differentiate its results too, so every op keeps its inputs' graph and the
         graph outlives the inner gradients."""
         self.grad_ops = list(grad_ops)
+        self.outer_gradients = outer_gradients
         self.box = CaptureBox()
         self.cut_ops: Set[Operation] = set()
         infos = [(g, grad_info(g)) for g in self.grad_ops]
@@ -171,6 +172,10 @@ class GradModeRewriter:
             _differentiated_ops(self.grad_ops, self.cut_ops)
         self.sources: Set[Any] = {t for g in self.grad_ops
                                   for t in g._op_def.grad_sources(g)}
+        # Custom-gradient ops whose captured forward values a gradient op of this plan
+        # lends through the box; the others' (ops of a region's function) come per call.
+        self.lent: Set[Operation] = {op for _, info in infos if info is not None
+                                     for op in info.custom_ops}
         # Float tensors of the plan that never require grad (see the module docstring);
         # `wrap` sees the ops in plan order, so producers are classified first.
         self.clean: Set[Any] = set()
@@ -206,6 +211,18 @@ class GradModeRewriter:
         return _detach_inputs(kernel, range(len(op._inputs))) \
             if _float_in_and_out(op) else kernel
 
+    def call_captures(self, op: Operation) -> List[Any]:
+        """The forward tensors `op`'s custom gradient captures that the plan passes to
+        its kernel as extra arguments: in a region's function (a loop body, a branch)
+        they are values of the same call (one iteration's), which no gradient op of the
+        plan lends."""
+        record = custom_record(op)
+        if record is None or not self.outer_gradients or op in self.lent:
+            return []
+        # (A constant from outside the region is computed again by the sub-graph; the
+        # walk refused other outside values: autodiff/walk.py `build_region_custom`.)
+        return [t for t in record.captures if t._op._type != "Const"]
+
     def wrap(self, op: Operation, kernel: Callable[..., Any], kctx: Any,
              formulas: bool = True) -> Callable[..., Any]:
         """`kernel` as the grad-mode plan runs `op` (`formulas`: with its grad_formula)."""
@@ -224,7 +241,8 @@ class GradModeRewriter:
             record = custom_record(op)
             if record is None:
                 return kernel
-            return _custom_kernel(op, kernel, kctx, record, self.box)
+            return _custom_kernel(op, kernel, kctx, record, self.box,
+                                  self.call_captures(op) if self.outer_gradients else None)
         if kind == "none":
             if not _float_in_and_out(op):
                 return kernel
@@ -323,13 +341,16 @@ class _CustomSpec:
     """What the backward of one custom-gradient op needs, built once per plan."""
 
     __slots__ = ("kernel", "record", "fn", "feed", "feed_devices", "n_in", "n_out", "box",
-                 "grad_slots", "input_tensors")
+                 "grad_slots", "input_tensors", "call_captures", "n_captures")
 
     def __init__(self, op: Operation, kernel: Callable[..., Any], kctx: Any, record: Any,
-                 box: CaptureBox):
+                 box: CaptureBox, call_captures: Optional[List[Any]]):
         self.kernel = kernel
         self.record = record
         self.box = box
+        # Captures passed after the op's inputs (None: the box lends them all).
+        self.call_captures = call_captures
+        self.n_captures = len(call_captures or ())
         self.n_in = len(op.inputs)
         self.n_out = len(op.outputs)
         # The sub-graph's inputs: the op's inputs and outputs, one gradient per trainable
@@ -339,6 +360,9 @@ class _CustomSpec:
                 [p for p in record.grad_inputs if p is not None] + list(record.captures):
             if t not in feed:
                 feed.append(t)
+        if call_captures is not None:
+            # Outside constants the region's function does not pass: the sub-graph's own.
+            feed = [t for t in feed if t not in record.captures or t in call_captures]
         recomputed = recomputed_feeds(feed, record)
         self.feed = feed = [t for t in feed if t not in recomputed]
         # The compiled sub-graph takes each fed value on its producer's device; the op
@@ -356,7 +380,7 @@ class _CustomSpec:
 class _CustomGradFunction(torch.autograd.Function):
     @staticmethod
     def forward(ctx: Any, spec: _CustomSpec, *args: Any) -> Any:
-        out = spec.kernel(*args)
+        out = spec.kernel(*args[:spec.n_in])
         outs = _tuple(out)
         # A kernel may return one tensor as two outputs (FusedBatchNormV3's batch mean and
         # reserve space): autograd would merge their gradients into one of them, so each
@@ -385,11 +409,14 @@ class _CustomGradFunction(torch.autograd.Function):
     @staticmethod
     def backward(ctx: Any, *grads: Any) -> Any:
         spec: _CustomSpec = ctx.spec
+        n_in, n_captures = spec.n_in, spec.n_captures
         if spec.fn is None:
-            return (None,) + (None,) * spec.n_in
+            return (None,) * (1 + n_in + n_captures)
         record = spec.record
         saved = ctx.saved_tensors
         values = [s if s is not None else o for s, o in zip(saved, ctx.others)]
+        captured = values[n_in:n_in + n_captures]
+        values = values[:n_in] + values[n_in + n_captures:]
         op = record.op
         by_tensor: Dict[Any, Any] = {}
         for t, v in zip(list(op.inputs) + list(op.outputs), values):
@@ -398,12 +425,15 @@ class _CustomGradFunction(torch.autograd.Function):
             if placeholder is not None:
                 by_tensor[placeholder] = g if g is not None else torch.zeros_like(
                     by_tensor[out])
-        missing = [t for t in record.captures if t not in spec.box.values]
-        if missing:
-            raise RuntimeError(f"custom gradient of {op.name}: the forward value of "
-                               f"{missing[0].name} was not provided by the gradient op")
-        for t in record.captures:
-            by_tensor[t] = spec.box.values[t]
+        if spec.call_captures is not None:
+            by_tensor.update(zip(spec.call_captures, captured))
+        else:
+            missing = [t for t in record.captures if t not in spec.box.values]
+            if missing:
+                raise RuntimeError(f"custom gradient of {op.name}: the forward value of "
+                                   f"{missing[0].name} was not provided by the gradient op")
+            for t in record.captures:
+                by_tensor[t] = spec.box.values[t]
         results = spec.fn(*[_on_device(by_tensor[t], device)
                             for t, device in zip(spec.feed, spec.feed_devices)])
         input_grads: List[Any] = [None] * spec.n_in
@@ -413,7 +443,7 @@ class _CustomGradFunction(torch.autograd.Function):
                 if isinstance(value, torch.Tensor):
                     value = value.to(device=arg.device, dtype=arg.dtype)
                 input_grads[slot] = value
-        return (None, *input_grads)
+        return (None, *input_grads) + (None,) * n_captures
 
 
 def _on_device(value: Any, device: Any) -> Any:
@@ -423,11 +453,15 @@ def _on_device(value: Any, device: Any) -> Any:
 
 
 def _custom_kernel(op: Operation, kernel: Callable[..., Any], kctx: Any, record: Any,
-                   box: CaptureBox) -> Callable[..., Any]:
-    spec = _CustomSpec(op, kernel, kctx, record, box)
+                   box: CaptureBox, call_captures: Optional[List[Any]] = None
+                   ) -> Callable[..., Any]:
+    """`kernel` whose backward runs the op's gradient sub-graph; `call_captures`: the
+    captured forward tensors the plan passes after the op's inputs (None: the box)."""
+    spec = _CustomSpec(op, kernel, kctx, record, box, call_captures)
+    n_in = spec.n_in
 
     def run(*args: Any) -> Any:
-        if any(isinstance(a, torch.Tensor) and a.requires_grad for a in args):
+        if any(isinstance(a, torch.Tensor) and a.requires_grad for a in args[:n_in]):
             return _CustomGradFunction.apply(spec, *args)
-        return kernel(*args)
+        return kernel(*args[:n_in])
     return run

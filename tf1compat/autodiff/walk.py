@@ -29,6 +29,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.runtime.plan import is_pure_alias
 
 __all__ = ["GradValue", "SparsePart", "WalkResult", "walk", "Namer", "GRADIENT_OP_TYPES"]
 
@@ -289,6 +290,31 @@ class _Walker:
             results.append(value)
         return results
 
+    def build_region_custom(self, op: Operation) -> None:
+        """Calls the Python gradient functions of the ops inside a tf.while_loop's or
+        tf.cond's regions (nested ones included), as TF's gradient of the construct does
+        for its body's ops: a region's function then runs each such op with its gradient
+        sub-graph (grad_mode.py), the forward values it captures passed per call."""
+        from tf1compat.autodiff.custom_gradient import captures_of   # (imports this module)
+        inner_ops = region_inner_ops(op)
+        members = set(inner_ops)
+        for inner in inner_ops:
+            try:
+                kind, fn = gradient_function(inner)
+            except LookupError:
+                continue
+            if kind != "python":
+                continue
+            grad_scope = self.namer.unique(f"{self.scope}{inner._name}_grad") + "/"
+            self.build_custom(inner, fn, [], grad_scope)
+            for t in captures_of(inner):
+                if t._op not in members and t._op._type != "Const" and not is_pure_alias(t):
+                    raise NotImplementedError(
+                        f"The gradient function of {inner.name} ({inner.type}) inside "
+                        f"{op.name} uses {t.name}, computed outside it: tf1compat gives a "
+                        "gradient function inside a tf.while_loop or tf.cond only the "
+                        "values computed inside, variables and constants")
+
     def loop_slices(self, entry: LoopSlices, t_in: Tensor) -> GradValue:
         """TF's accumulated IndexedSlices of a loop body's gathers of `t_in`, named as
         the Exits of the accumulators TF's gradient of the Enter builds."""
@@ -343,6 +369,7 @@ class _Walker:
                 if op._type in GRADIENT_OP_TYPES:
                     self.walked_gradient_ops.append(op)
                 self.walked_gradient_ops.extend(region_gradient_ops(op))
+                self.build_region_custom(op)
                 self.graded.add(op)
                 ins = self.in_grads(op, out_grads, kind, fn)
             else:
@@ -469,6 +496,12 @@ def region_gradient_ops(op: Operation) -> List[Operation]:
     ones included): a gradient through the construct differentiates their results too,
     as TF's gradient of a loop body holding `tf.gradients` does, so they must keep
     their autograd graph (create_graph)."""
+    return [inner for inner in region_inner_ops(op) if inner._type in GRADIENT_OP_TYPES]
+
+
+def region_inner_ops(op: Operation) -> List[Operation]:
+    """The ops of a tf.while_loop's, tf.cond's or tf.case's traced regions, nested
+    constructs' regions included (not descending into gradient ops); [] for other ops."""
     if op._type == "While":
         loop = op.attrs.get("loop")
         regions = [getattr(loop, "cond_region", None), getattr(loop, "body_region", None)]
@@ -482,10 +515,9 @@ def region_gradient_ops(op: Operation) -> List[Operation]:
     found: List[Operation] = []
     for region in regions:
         for inner in getattr(region, "ops", None) or []:
-            if inner._type in GRADIENT_OP_TYPES:
-                found.append(inner)
-            else:
-                found.extend(region_gradient_ops(inner))
+            found.append(inner)
+            if inner._type not in GRADIENT_OP_TYPES:
+                found.extend(region_inner_ops(inner))
     return found
 
 

@@ -60,7 +60,9 @@ import): loops in conds in loops and nested loops on the gradient path other tha
 of a fixed trip count (unrolled in the body's function: loop_unrolling.py) and the plain
 ones below, conds in a body
 holding nested constructs, an op TF cannot differentiate in a function on the gradient path, other
-TensorArray uses, gradients of gradients and tf.hessians through loops. (An array the loop
+TensorArray uses, gradients of gradients through loops other than loop_second_order.py's
+(which takes a first gradient op through a loop as a construct of the second one's
+region, like a loop) and tf.hessians through loops. (An array the loop
 carries written in a tf.cond of the body, one element per branch at one index or none in
 one branch: the body function's output for the element is the cond's Select; at indices
 differing per branch or more than once in a branch: each write's element is the Select of
@@ -97,11 +99,11 @@ from tf1compat.graphdef.loop_gradient_slices import SliceAccumulators
 from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
+from tf1compat.graphdef.loop_second_order import (
+    SecondOrderPlan, holds_loop_gradient, plan_second_order, reach, write_second_order)
 
 __all__ = ["write_loop_gradient"]
 
-# TensorArray ops filling an array before a loop reads it, and their value's input index.
-_FILL_VALUE_INPUT = {"TensorArrayScatterV3": 2, "TensorArraySplitV3": 1}
 _SCALAR = TensorShape([])
 
 
@@ -110,6 +112,28 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     (see the module docstring) through `writer` (control_flow_export.ControlFlowExport).
     True: written; None: its region has no loop; False: it has one this cannot write
     (warned; the caller writes tf1compat's form)."""
+    planned = _plan_gradient(op)
+    if planned is None:
+        return None
+    ys, xs, dys, plans, conds, seconds, reason = planned
+    if reason is not None:
+        warn_once(op, reason)
+        return False
+    marks = (len(writer.nodes), len(writer.functions.library.function))
+    try:
+        _LoopGradientWriter(writer, op, plans, conds, seconds=seconds).write(ys, xs, dys)
+    except _Unwritable as e:
+        del writer.nodes[marks[0]:]
+        del writer.functions.library.function[marks[1]:]
+        warn_once(op, str(e))
+        return False
+    return True
+
+
+def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
+    """(ys, xs, dys, loop plans, conds holding loops, first gradient ops' plans, why
+    it cannot be written or None) of gradient op `op`; None where its region has no
+    loop."""
     if op.attrs.get("f") is not None:
         return None
     check_serializable(op)
@@ -118,37 +142,79 @@ def write_loop_gradient(writer: Any, op: Operation) -> Optional[bool]:
     inputs = list(op.inputs)
     ys, xs, dys = inputs[:ny], inputs[ny:ny + nx], inputs[ny + nx:ny + nx + ndy]
     upstream = data_upstream(ys)
-    reached = forward_reach(xs)
-    # A loop whose only way from the sources is a TensorArray unstacked or split before
-    # it (a stateful op, where the reach stops): reached through the array's flow.
-    fills = [o.outputs[0] for o in upstream if o.type in _FILL_VALUE_INPUT and o not in
-             reached and (o.inputs[_FILL_VALUE_INPUT[o.type]].op in reached or
-                          o.inputs[_FILL_VALUE_INPUT[o.type]] in xs)]
-    if fills:
-        reached |= forward_reach(fills)
+    # (a loop whose only way from the sources is a TensorArray unstacked or split before
+    # it: reached through the array's flow)
+    reached = reach(xs, upstream)
+    # First gradient ops through loops the ys are computed from: constructs of the
+    # region (loop_second_order.py), whose own regions are theirs alone (also behind a
+    # stateful op the sources' reach stops at, a TensorArray's gather).
+    firsts = sorted((o for o in upstream if holds_loop_gradient(o)), key=lambda o: o._id)
+    if firsts:
+        upstream = data_upstream(ys, set(firsts))
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
                     and o.attrs.get("loop") is not None), key=lambda o: o._id)
     conds = sorted((o for o in upstream if o in reached and o._control_flow_context is None
                     and holds_loop(o)), key=lambda o: o._id)
-    if not loops and not conds:
+    if not loops and not conds and not firsts:
         return None
     reason = unsupported(op)
+    if reason is not None and (_differentiated_as_construct(op) or
+                               _jacobian_size(op, firsts) is not None):
+        reason = None
+        if op.attrs["jacobian"] and (loops or conds):
+            reason = "tf.hessians' Jacobian form through a loop other than a gradient's"
+    seconds: List[SecondOrderPlan] = []
+    for first in firsts:
+        if reason is None:
+            second, reason = plan_second_order(first, reached)
+            seconds.append(second)
     plans: List[LoopPlan] = []
     for loop in loops:
         if reason is None:
             plan, reason = plan_loop(loop, upstream, reached, set(xs))
             plans.append(plan)
-    if reason is not None:
-        warn_once(op, reason)
+    return ys, xs, dys, plans, conds, seconds, reason
+
+
+# The largest Jacobian written row by row (tf.hessians of as many elements).
+_MAX_JACOBIAN_ROWS = 256
+
+
+def _jacobian_size(op: Operation, firsts: List[Operation]) -> Optional[int]:
+    """The number of rows of tf.hessians' Jacobian form `op` where it is written as
+    that many gradients of first gradient ops through loops `firsts`: of a vector of a
+    size known when the file is written, at most _MAX_JACOBIAN_ROWS; else None."""
+    attrs = op.attrs
+    if not attrs["jacobian"] or attrs["create_graph"] or attrs["Tc"] or not firsts or \
+            op._control_flow_context is not None or len(attrs["Ty"]) != 1:
+        return None
+    size = op.inputs[0].shape.num_elements() if op.inputs[0].shape.is_fully_defined() \
+        else None
+    return size if size and size <= _MAX_JACOBIAN_ROWS else None
+
+
+def _differentiated_as_construct(op: Operation) -> bool:
+    """Whether `op`, a gradient op through a loop that is differentiated again, is
+    written as a first-order one: every gradient op differentiating it has a plan
+    taking it as a construct (loop_second_order.py), so none differentiates its TF form
+    (which neither TF nor tf1compat could)."""
+    attrs = op.attrs
+    if not attrs["create_graph"] or attrs["jacobian"] or attrs["Tc"] or \
+            op._control_flow_context is not None or not holds_loop_gradient(op):
         return False
-    marks = (len(writer.nodes), len(writer.functions.library.function))
-    try:
-        _LoopGradientWriter(writer, op, plans, conds).write(ys, xs, dys)
-    except _Unwritable as e:
-        del writer.nodes[marks[0]:]
-        del writer.functions.library.function[marks[1]:]
-        warn_once(op, str(e))
-        return False
+    for other in op.graph.get_operations():
+        if other.type != "SymbolicGradient" or other is op or \
+                other.attrs.get("f") is not None:
+            continue
+        # (any gradient op computed from it: where one is not planned to differentiate
+        # through it, say behind a stateful op its sources' reach stops at, its written
+        # form may still come to)
+        if op not in data_upstream(list(other.inputs[:len(other.attrs["Ty"])])):
+            continue
+        planned = _plan_gradient(other)
+        if planned is None or planned[-1] is not None or \
+                op not in [second.op for second in planned[5]]:
+            return False
     return True
 
 
@@ -161,10 +227,13 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
     """Writes the nodes of one gradient op with loops in its region."""
 
     def __init__(self, writer: Any, op: Operation, plans: List[LoopPlan],
-                 conds: List[Operation] = (), context: Any = None, pivot: str = ""):
+                 conds: List[Operation] = (), context: Any = None, pivot: str = "",
+                 seconds: List[SecondOrderPlan] = ()):
         self.writer = writer
         self.op = op
         self.plans = plans
+        # first gradient ops through loops this one differentiates (loop_second_order.py)
+        self.seconds = list(seconds)
         # tf.conds with loops in a branch (cut like loops: `_cond_gradient`); `context`:
         # the branch this writes the gradient of, `pivot` the node its values wait for
         self.conds = list(conds)
@@ -172,9 +241,11 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         self.pivot = pivot
         self.prefix = op.name
         self.stops = {plan.op for plan in plans} | set(self.conds) | \
-            {r for plan in plans for readers in plan.writes.values() for r in readers}
+            {r for plan in plans for readers in plan.writes.values() for r in readers} | \
+            {second.op for second in self.seconds}
         self.loop_outputs = [t for plan in plans for t in plan.sources] + [
-            t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating]
+            t for cond in self.conds for t in cond.outputs if t.dtype.base_dtype.is_floating
+        ] + [t for second in self.seconds for t in second.op.outputs]
         self.sums: Dict[Tensor, List[str]] = {}   # tensor -> its gradient's parts
         # a gather of an outermost loop's body -> its accumulated (indices, values) Exits
         self.slice_exits: Dict[Operation, Tuple[str, str]] = {}
@@ -263,16 +334,41 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
     # -- the whole gradient ---------------------------------------------------------------
     def write(self, ys: List[Tensor], xs: List[Tensor], dys: List[Tensor]) -> None:
         op = self.op
-        self.accumulate(ys, xs, [self._name(d) for d in dys])
-        totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
-                              self._value(x, f"{op.name}/total"))
-                  for x, g in zip(xs, op.outputs)]
+        if op.attrs["jacobian"]:
+            totals = self._jacobian(ys[0], xs)
+        else:
+            self.accumulate(ys, xs, [self._name(d) for d in dys])
+            totals = [self._total(f"{op.name}/total", self.sums.get(x, []), g,
+                                  self._value(x, f"{op.name}/total"))
+                      for x, g in zip(xs, op.outputs)]
         slices = [part for spec in op.attrs.get("loop_slices") or []
                   for part in self.slice_outputs(spec, totals)]
         self.writer._add(op.name, "IdentityN", totals + slices,
                          {"T": [g.dtype.base_dtype for g in op.outputs]},
                          [g.shape for g in op.outputs],
                          device="" if self.writer.clear_devices else op.device)
+
+    def _jacobian(self, y: Tensor, xs: List[Tensor]) -> List[str]:
+        """tf.hessians' Jacobian form (`_jacobian_size`): per element i of `y`, the
+        gradient given the i-th unit vector, written as a gradient of its own (the
+        functions of its constructs shared), the rows stacked."""
+        op = self.op
+        size = y.shape.num_elements()
+        rows: List[List[str]] = [[] for _ in xs]
+        for i in range(size):
+            row = _LoopGradientWriter(self.writer, op, self.plans, self.conds,
+                                      seconds=self.seconds)
+            row.prefix = f"{op.name}/row_{i}"
+            unit = np.eye(size)[i].reshape(y.shape.as_list())
+            row.accumulate([y], xs, [self._const(row.prefix + "/unit", unit,
+                                                 y.dtype.base_dtype)])
+            for parts, x, g in zip(rows, xs, op.outputs):
+                parts.append(row._total(row.prefix + "/total", row.sums.get(x, []), x,
+                                        row._value(x, row.prefix + "/total"),
+                                        g.dtype.base_dtype))
+        return [self._node(f"{op.name}/rows", "Pack", parts,
+                           {"T": g.dtype.base_dtype, "N": size, "axis": 0}, [g.shape])
+                for parts, g in zip(rows, op.outputs)]
 
     def accumulate(self, ys: List[Tensor], xs: List[Tensor], dys: List[str]) -> None:
         """Adds the gradient parts of `xs` (and of the loops' and conds' outputs) from
@@ -283,10 +379,19 @@ class _LoopGradientWriter(ArrayGradients, ForwardStacks, SliceAccumulators,
         sources = set(xs) | set(self.loop_outputs)
         reached = forward_reach(xs + self.loop_outputs, self.stops)
         constructs = sorted([(plan.op._id, plan) for plan in self.plans] +
-                            [(cond._id, cond) for cond in self.conds],
+                            [(cond._id, cond) for cond in self.conds] +
+                            [(second.op._id, second) for second in self.seconds],
                             key=lambda pair: pair[0], reverse=True)
         for _, item in constructs:
-            if isinstance(item, LoopPlan):
+            if isinstance(item, SecondOrderPlan):
+                outputs = list(item.op.outputs)
+                if not any(len(self.sums.get(t, ())) for t in outputs):
+                    continue
+                scope = f"{self.prefix}/{item.op.name}_second_order/"
+                grads = write_second_order(self, item, [
+                    self._total(scope + "grad_out", self.sums.get(t, []), t)
+                    for t in outputs])
+            elif isinstance(item, LoopPlan):
                 outputs = item.sources
                 if not any(len(self.sums.get(t, ())) for t in outputs):
                     continue

@@ -26,7 +26,7 @@ import torch
 from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
 from tf1compat.ops._kernels import dynamo_tracing
 
-__all__ = ["sum_to", "tf_broadcast_binary",
+__all__ = ["sum_to", "broadcast_formula", "tf_broadcast_binary",
            "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
            "mul_no_nan_formula", "xdivy_formula", "xlogy_formula", "atan2_formula",
            "xlog1py_formula", "zeta_formula", "polygamma_formula", "cumprod_formula",
@@ -322,6 +322,30 @@ class _XentApply(torch.autograd.Function):
             extra = (g_backprop - (g_backprop * softmax).sum(-1, keepdim=True)) * softmax
             grad = extra if grad is None else grad + extra
         return None, None, grad, grad_labels
+
+
+def _float_cpu_dtype(node: Any) -> bool:
+    return node.outputs[0].dtype.name in ("float32", "float64")
+
+
+def broadcast_formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                      ) -> Optional[Callable[..., Any]]:
+    """Add, AddV2, Sub, Mul, SquaredDifference of float inputs of other
+    shapes: TF sums the gradient of a broadcast input with `Sum` over the broadcast axes,
+    whose order (ops/_eigen_reduce.py) differs from torch's; the input enters the kernel
+    already broadcast, through a node whose backward sums as TF does. (The elementwise
+    factors of these gradients round as TF's.) Static shapes equal in a plan (`kctx`
+    given; the eager tape keeps one wrapper for every shape): the plain kernel."""
+    if not _float_cpu_dtype(node):
+        return None
+    x_shape, y_shape = (t.shape for t in node.inputs)
+    if kctx is not None and x_shape.is_fully_defined() and y_shape.is_fully_defined() \
+            and x_shape.as_list() == y_shape.as_list():
+        return None
+
+    def run(x: Any, y: Any) -> Any:
+        return tf_broadcast_binary(kernel, x, y)
+    return run
 
 
 def tf_broadcast_binary(fn: Callable[..., Any], x: Any, y: Any) -> Any:

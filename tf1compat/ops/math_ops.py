@@ -26,7 +26,7 @@ from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, unknown_shape
 from tf1compat.ops._narrow_casts import narrow_cast
 from tf1compat.ops._shape_rules import broadcast_rule, node_desc, unary_rule
-from tf1compat.ops._grad_formulas import (atan2_formula, maximum_formula,
+from tf1compat.ops._grad_formulas import (atan2_formula, broadcast_formula, maximum_formula,
                                           minimum_formula, mul_no_nan_formula, pow_formula,
                                           real_div_formula, xdivy_formula, xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
@@ -192,15 +192,15 @@ def _add_strings(x: Any, y: Any) -> Any:
 # -- declarations ------------------------------------------------------------------------------
 
 add_v2 = binary("AddV2", torch.add, grad_names=broadcast_names(Pass(0), Pass(0)),
-                flops=flops.per_output_element())
+                grad_formula=broadcast_formula, flops=flops.per_output_element())
 declare("Add", inputs=["x: T", "y: T"], outputs=["z: T"], attrs={"T": Type(NUMBER + (D.string,))},
         shape=broadcast_rule, kernel_error=incompatible_shapes, flops=flops.per_output_element(),
         kernel=lambda node, kctx: _add_strings if node.attrs["T"] == D.string else torch.add,
-        grad_names=broadcast_names(Pass(0), Pass(0)))
+        grad_names=broadcast_names(Pass(0), Pass(0)), grad_formula=broadcast_formula)
 sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
-             flops=flops.per_output_element())
+             grad_formula=broadcast_formula, flops=flops.per_output_element())
 mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"),
-             flops=flops.per_output_element())
+             grad_formula=broadcast_formula, flops=flops.per_output_element())
 real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"),
                   grad_formula=real_div_formula, flops=flops.per_output_element())
 div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"),
@@ -221,7 +221,7 @@ minimum_ = binary("Minimum", torch.minimum, REAL, grad_formula=minimum_formula,
                   flops=flops.per_output_element())
 squared_difference = binary(
     "SquaredDifference", _squared_difference, SIGNED, grad_names=broadcast_names("mul_1", "Neg"),
-    flops=flops.per_output_element(2))
+    grad_formula=broadcast_formula, flops=flops.per_output_element(2))
 _atan2 = binary("Atan2", torch.atan2, FLOAT, args=("y", "x", "z"),
                 grad_names=broadcast_names("mul", "mul_1"), grad_formula=atan2_formula)
 div_no_nan_ = binary(

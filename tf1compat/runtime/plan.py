@@ -307,11 +307,16 @@ def gradient_setup(order: List[Operation], for_function: bool = False) -> Gradie
             setup.needs_grad = True
             grad_ops.append(op)
             setup.sources.update(od.grad_sources(op))
-    if setup.needs_grad and GRAD_MODE["rewriter"] is not None:
-        try:
-            setup.rewriter = GRAD_MODE["rewriter"](grad_ops, outer_gradients=for_function)
-        except NotImplementedError as e:
-            raise errors.op_error(errors.UnimplementedError, grad_ops[0], str(e)) from None
+    if GRAD_MODE["rewriter"] is None or not (setup.needs_grad or for_function):
+        return setup
+    # A region's function without gradient ops of its own (a tf.cond branch, a loop body,
+    # an imported graph's SymbolicGradient function) is differentiated by a gradient
+    # outside it: its kernels need TF's gradient formulas (Maximum's ties, the order of
+    # broadcast sums) as much as the outer plan's do.
+    try:
+        setup.rewriter = GRAD_MODE["rewriter"](grad_ops, outer_gradients=for_function)
+    except NotImplementedError as e:
+        raise errors.op_error(errors.UnimplementedError, grad_ops[0], str(e)) from None
     return setup
 
 
@@ -457,6 +462,9 @@ class _Binder:
                 (od.state_alias is not None or od.forwards_alias):
             kernel = None
         if self.grads.rewriter is not None and kernel is not None:
+            # (A custom gradient's captured forward values, in a region's function.)
+            args += [self._input_source(op, t, device, False)
+                     for t in self.grads.rewriter.call_captures(op)]
             try:
                 kernel = self.grads.rewriter.wrap(op, kernel, kctx)
             except (ValueError, TypeError, NotImplementedError) as e:
