@@ -79,7 +79,7 @@ FINITE_GRADIENT_OP_TYPES = frozenset("""
 Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Conv2D Cos
 Cumprod Cumsum
 DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
-GreaterEqual Identity L2Loss LeakyRelu LogSoftmax MatMul Max MaxPool Maximum
+GreaterEqual Identity L2Loss LeakyRelu Less LessEqual LogSoftmax MatMul Max MaxPool Maximum
 Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape ReverseSequence Select
 SelectV2 Selu Shape
 Sigmoid Sin Slice Softmax SoftmaxCrossEntropyWithLogits Softplus
