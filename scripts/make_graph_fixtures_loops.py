@@ -259,20 +259,16 @@ def case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(rec: Recorder)
     """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs read
     at row 2 and, concatenated along time, at a row of the outer counter;
     GradientDescent from the file, the flag fed both ways."""
-    spec = _train_case(rec, graph_loop_run_time_cases.
-                       case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
-                       minimize=False)
-    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop)
 
 
 def case_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(rec: Recorder) -> None:
     """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
     reshaped to pairs of steps and to the fed length; GradientDescent from the file, the
     flag fed both ways."""
-    spec = _train_case(rec, graph_loop_run_time_cases.
-                       case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
-                       minimize=False)
-    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop)
 
 
 def case_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop(rec: Recorder) -> None:
