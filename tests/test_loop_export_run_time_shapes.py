@@ -61,14 +61,18 @@ def test_a_run_time_length_loop_in_a_cond_in_a_loop_gets_stand_ins_of_ones(caplo
      "which needs its full shape"),                        # two concats' sizes added
     (lambda out, state, h: state + tf.reduce_mean(tf.cast(tf.range(tf.shape(out)[1], 5),
                                                           tf.float32)),
-     "which needs its full shape")],                       # a range from its length
-    ids=["reshape_unfilled", "reshape_concat", "two_concats", "range_from_length"])
+     "which needs its full shape"),                        # a range from its length
+    (lambda out, state, h: state + tf.reduce_mean(tf.reshape(tf.ones([12]), tf.shape(out)) *
+                                                  out, 1),
+     "which needs its full shape")],                       # another value to its shape
+    ids=["reshape_unfilled", "reshape_concat", "two_concats", "range_from_length",
+         "real_reshaped_to_its_shape"])
 def test_run_time_shaped_loop_outputs_the_stand_in_cannot_take_keep_tf1compat_form(
         after, reason, caplog):
     """Where the stand-in might fail (a Reshape to a shape computed at run time other
     than from its own; the sizes a ConcatV2 along the dim from the 1s gives it reshaped
-    or broadcast against another such; a Range starting at its length): warned, naming
-    why."""
+    or broadcast against another such; a Range starting at its length; a value not
+    from it reshaped to its Shape): warned, naming why."""
     assert reason in _warned_reason(lambda: _run_time_length_rnn_in_cond_in_loop(after),
                                     caplog)
 

@@ -166,7 +166,10 @@ def _shape_values(op: Operation, dims: Dict[Tensor, Any], sizes: Dict[Tensor, An
     elif op.type in _SIZE_ARITHMETIC and out is not None:
         found = _arithmetic_sizes(op, values)
     elif op.type in ("Reshape", "Fill", "BroadcastTo") and values[0 if op.type == "Fill"
-                                                                   else 1] is not None:
+                                                                   else 1] is not None and \
+            (op.type != "Reshape" or -1 in values[1] or any(dims.get(op.inputs[0]) or ())):
+        # (a Reshape of a value from the stand-in too, whose elements its sizes count, or
+        # to a -1 that takes them)
         target = values[0 if op.type == "Fill" else 1]
         dims[out] = tuple(True if e == _ONE_SIZE else _WIDE if e == _WIDE_SIZE or
                           e == -1 and op.type == "Reshape" else False for e in target)
