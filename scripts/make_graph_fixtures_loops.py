@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_graph_fixtures import ROOT, Recorder, main, tf  # noqa: E402
 
 sys.path.insert(0, ROOT)
-from tests import graph_loop_array_cases, graph_loop_nested_cases  # noqa: E402
+from tests import (graph_loop_array_cases, graph_loop_nested_cases,  # noqa: E402
+                   graph_loop_run_time_cases)
 
 ROWS = np.cos(np.arange(5 * 3, dtype=np.float32) * 0.7).reshape(5, 3)
 
@@ -254,6 +255,84 @@ def case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop(rec: Recorder) -> 
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
 
 
+def case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs read
+    at row 2 and, concatenated along time, at a row of the outer counter;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop)
+
+
+def case_run_time_length_rnn_outputs_regrouped_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    reshaped to pairs of steps and to the fed length; GradientDescent from the file, the
+    flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_regrouped_in_cond_in_loop)
+
+
+def case_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    concatenated with its inputs; GradientDescent from the file, the flag fed both
+    ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop)
+
+
+def case_run_time_length_rnn_outputs_attending_in_cond_in_loop(rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    attending over its inputs; GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_rnn_outputs_attending_in_cond_in_loop)
+
+
+def case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop(
+        rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond in a tf.cond of a loop body,
+    its outputs read at row 2 and regrouped; GradientDescent from the file, the flag fed
+    both ways."""
+    _flag_both_ways_case(
+        rec, graph_loop_run_time_cases.
+        case_train_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop)
+
+
+def case_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop(
+        rec: Recorder) -> None:
+    """A dynamic_rnn over a run-time length in a tf.cond of a loop body, its outputs
+    projected by tf.tensordot and masked by tf.sequence_mask of their run-time length;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(
+        rec, graph_loop_run_time_cases.
+        case_train_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop)
+
+
+def case_run_time_length_birnn_outputs_in_cond_in_loop(rec: Recorder) -> None:
+    """A bidirectional_dynamic_rnn over a run-time length in a tf.cond of a loop body;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_birnn_outputs_in_cond_in_loop)
+
+
+def case_run_time_length_loop_result_in_cond_in_loop(rec: Recorder) -> None:
+    """A loop over the fed rows in a tf.cond of a loop body whose state has a row per
+    fed row, the branch returning a value of the loop's run-time shape; GradientDescent
+    from the file, the flag fed both ways."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_loop_result_in_cond_in_loop)
+
+
+def case_run_time_length_loop_results_in_both_branches_in_loop(rec: Recorder) -> None:
+    """As the case above with such a loop in each branch."""
+    _flag_both_ways_case(rec, graph_loop_run_time_cases.
+                         case_train_run_time_length_loop_results_in_both_branches_in_loop)
+
+
+def _flag_both_ways_case(rec: Recorder, case) -> None:
+    """`case` recorded from the file (GradientDescent), the flag fed both ways."""
+    spec = _train_case(rec, case, minimize=False)
+    _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
 def case_tensor_array_entering_loop_through_cond(rec: Recorder) -> None:
     """A top-level loop writing an array that enters it with an element written in both
     branches of a tf.cond before it; GradientDescent from the file, the flag fed both
@@ -289,6 +368,14 @@ def case_tensor_arrays_entering_loop_through_cond_in_cond_apart(rec: Recorder) -
                        case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart,
                        minimize=False)
     _flag_off(rec, "loss:0", spec["runs"][0]["feeds"])
+
+
+def case_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside(rec: Recorder) -> None:
+    """As the case above, the inner tf.cond's predicate computed in the outer branch;
+    GradientDescent from the file, the flag fed both ways."""
+    _flag_both_ways_case(
+        rec, graph_loop_array_cases.
+        case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside)
 
 
 def case_tensor_arrays_entering_loop_through_conds_read_in_body(rec: Recorder) -> None:
@@ -343,10 +430,20 @@ CASES = [case_scan_in_loop_run_time_length, case_three_level_loops_with_conds,
          case_tensor_array_loops_in_cond_in_loop,
          case_run_time_length_loops_in_cond_in_loop,
          case_run_time_length_rnn_outputs_reshaped_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_regrouped_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_beside_inputs_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_attending_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_read_at_rows_in_cond_in_cond_in_loop,
+         case_run_time_length_rnn_outputs_projected_and_masked_in_cond_in_loop,
+         case_run_time_length_birnn_outputs_in_cond_in_loop,
+         case_run_time_length_loop_result_in_cond_in_loop,
+         case_run_time_length_loop_results_in_both_branches_in_loop,
          case_tensor_array_entering_loop_through_cond,
          case_tensor_arrays_entering_loop_through_conds_writing_apart,
          case_tensor_arrays_entering_loop_through_cond_in_cond,
          case_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+         case_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside,
          case_tensor_arrays_entering_loop_through_conds_read_in_body,
          case_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
          case_dynamic_size_tensor_array_size_after_nested_loop,

@@ -305,6 +305,7 @@ from tests.graph_loop_more_cases import LOOP_MORE_CASES  # noqa: E402
 from tests.graph_loop_nested_cases import LOOP_NESTED_CASES  # noqa: E402
 from tests.graph_loop_array_cases import LOOP_ARRAY_CASES  # noqa: E402
 from tests.graph_loop_sparse_cases import LOOP_SPARSE_CASES  # noqa: E402
+from tests.graph_loop_run_time_cases import LOOP_RUN_TIME_CASES  # noqa: E402
 from tests.graph_training_nn_cases import NN_TRAINING_CASES  # noqa: E402
 from tests.graph_training_math_cases import MATH_TRAINING_CASES  # noqa: E402
 from tests.graph_second_order_cases import SECOND_ORDER_CASES  # noqa: E402
@@ -436,4 +437,5 @@ CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_
          case_functional_forms, case_defun_functions, case_defun_cond,
          case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
-    LOOP_SPARSE_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES + SECOND_ORDER_CASES
+    LOOP_SPARSE_CASES + LOOP_RUN_TIME_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES + \
+    SECOND_ORDER_CASES

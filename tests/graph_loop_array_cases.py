@@ -694,6 +694,24 @@ def case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart(tf):
     return _loss_of_arrays_entering_loops(tf, [entering(1.0), entering(-1.0)], x, w, v)
 
 
+def case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside(tf):
+    """As `case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart`, the
+    inner tf.cond's predicate computed in the outer then branch (from the element it
+    writes); GradientDescent, the flag fed both ways. The Select of the rows' gradients
+    reads it through a Merge with a stand-in from the outer else branch."""
+    x, flag, w, v = _fed_and_weights(tf, "flag")
+
+    def entering(sign):
+        ta = tf.TensorArray(tf.float32, 6, element_shape=[1, 3])
+
+        def then():
+            element = tf.tanh(x[1:2] * v)
+            return tf.cond(tf.reduce_sum(element) * sign > 0.0, lambda: ta.write(1, element),
+                           lambda: ta.write(0, tf.matmul(x[1:2], w)))
+        return tf.cond(flag, then, lambda: ta.write(5, tf.matmul(x[2:3], w) * 0.5))
+    return _loss_of_arrays_entering_loops(tf, [entering(1.0), entering(-1.0)], x, w, v)
+
+
 def case_train_tensor_arrays_entering_loop_through_conds_read_in_body(tf):
     """As `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`, the
     loops' bodies reading rows 1 and 5 of the arrays (an unwritten row of a full element
@@ -755,6 +773,7 @@ LOOP_ARRAY_CASES = [case_train_tensor_array_read_after_unrolled_nested_loop,
                     case_train_tensor_arrays_entering_loop_through_conds_writing_apart,
                     case_train_tensor_arrays_entering_loop_through_cond_in_cond,
                     case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart,
+                    case_train_tensor_arrays_entering_loop_through_cond_in_cond_apart_inside,
                     case_train_tensor_arrays_entering_loop_through_conds_read_in_body,
                     case_train_dynamic_size_tensor_array_read_after_its_write_in_nested_loop,
                     case_train_dynamic_size_tensor_array_size_after_nested_loop]

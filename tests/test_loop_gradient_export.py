@@ -20,7 +20,7 @@ import pytest
 import tf1compat as tf
 from tf1compat.graphdef import graph_export
 from tests import (graph_loop_array_cases, graph_loop_more_cases, graph_loop_nested_cases,
-                   graph_loop_training_cases)
+                   graph_loop_run_time_cases, graph_loop_training_cases)
 from tests.gradient_export_util import (FIXTURES, export_with_warnings,  # noqa: F401
                                          fresh_graph, imported_gradient_matches, recorded_case,
                                          replay_the_written_train_op, replay_tf_runs)
@@ -106,10 +106,11 @@ ROUND_TRIP = [graph_loop_training_cases.case_train_while_loop_captured_weights,
                   "tensor_arrays_entering_loop_through_conds_writing_apart",
                   "tensor_arrays_entering_loop_through_cond_in_cond",
                   "tensor_arrays_entering_loop_through_cond_in_cond_apart",
+                  "tensor_arrays_entering_loop_through_cond_in_cond_apart_inside",
                   "tensor_arrays_entering_loop_through_conds_read_in_body",
                   "dynamic_size_tensor_array_read_after_its_write_in_nested_loop",
                   "dynamic_size_tensor_array_size_after_nested_loop")] + \
-    graph_loop_nested_cases.LOOP_NESTED_CASES
+    graph_loop_nested_cases.LOOP_NESTED_CASES + graph_loop_run_time_cases.LOOP_RUN_TIME_CASES
 
 
 @pytest.mark.parametrize("case", ROUND_TRIP, ids=lambda fn: fn.__name__[len("case_"):])
@@ -441,18 +442,23 @@ def _apart_in_cond(ta, x, w, positive):
     (lambda ta, x, w: (lambda: ta, lambda: ta.write(1, tf.sin(x * w))), False),
     (lambda ta, x, w: (lambda: tf.cond(tf.reduce_sum(x * w) > 0, lambda: ta.write(
         1, x * w), lambda: ta), lambda: ta.write(1, tf.sin(x * w))), False),
-    (lambda ta, x, w: _apart_in_cond(ta, x, w, tf.reduce_sum(x * w) > 0), True)],
-    ids=["branch_indices", "then_only", "else_only", "cond_in_cond", "cond_in_cond_apart"])
+    (lambda ta, x, w: _apart_in_cond(ta, x, w, tf.reduce_sum(x * w) > 0), True),
+    (lambda ta, x, w: (lambda: tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w),
+                                       lambda: ta.write(4, x)),
+                       lambda: ta.write(1, x * w * 2.0)), True)],
+    ids=["branch_indices", "then_only", "else_only", "cond_in_cond", "cond_in_cond_apart",
+         "cond_in_cond_apart_inside"])
 def test_a_tensor_array_entering_a_loop_through_a_cond_writing_apart(writes, both, caplog):
     """An array written in a tf.cond before a top-level loop that writes it and stack()
     reads after it, its branches writing at different indices or one alone writing, or
     a tf.cond in a branch writing (at one index, its predicate computed in the branch;
-    at two, computed outside the conds): TF's form, each branch's element getting its
-    row of the gradient where its branch ran (real TF once ran tf1compat's file of this
-    to half the gradient; recorded:
+    at two, computed outside the conds or in the branch: the rows' Select reads it
+    through a Merge with a stand-in from the other branch): TF's form, each branch's
+    element getting its row of the gradient where its branch ran (real TF once ran
+    tf1compat's file of this to half the gradient; recorded:
     `case_train_tensor_arrays_entering_loop_through_conds_writing_apart`,
-    `..._through_cond_in_cond`, `..._through_cond_in_cond_apart`). The predicate fed
-    both ways, x of both signs."""
+    `..._through_cond_in_cond`, `..._through_cond_in_cond_apart`, `..._apart_inside`).
+    The predicate fed both ways, x of both signs."""
     grad = _array_entering_through_cond(writes)
     gd, warned = export_with_warnings(caplog)
     assert not warned, warned
@@ -464,16 +470,21 @@ def test_a_tensor_array_entering_a_loop_through_a_cond_writing_apart(writes, bot
                                                  "flag:0": on}, "w/Assign")
 
 
-def test_an_array_entering_through_a_cond_in_a_cond_at_two_indices_keeps_tf1compat_form(
-        caplog):
-    """The array's elements written at different indices by a tf.cond inside a branch of
-    the tf.cond before the loop (the gradient's Select would need the inner predicate,
-    which only the branch computes): warned, never a silently missing gradient."""
+def test_an_array_entering_through_three_conds_at_two_indices_keeps_tf1compat_form(caplog):
+    """The array's elements written at different indices by a tf.cond whose predicate
+    is computed in a branch of a tf.cond inside the tf.cond before the loop (the
+    gradient's Select would need it outside, where only a top-level cond's branch
+    values pass a Merge): warned, never a silently missing gradient."""
     def build():
         _array_entering_through_cond(lambda ta, x, w: (
-            lambda: tf.cond(tf.reduce_sum(x) > 0, lambda: ta.write(1, x * w),
-                            lambda: ta.write(4, x)), lambda: ta.write(1, x * w * 2.0)))
-    assert "enters it with elements passed through a tf.cond" in _warned_reason(build, caplog)
+            lambda: tf.cond(tf.reduce_sum(x) > -5.0, lambda: tf.cond(
+                tf.reduce_sum(x * w) > 0, lambda: ta.write(1, x * w),
+                lambda: ta.write(4, x)), lambda: ta.write(2, x * 3.0)),
+            lambda: ta.write(1, x * w * 2.0)))
+    reason = _warned_reason(build, caplog)
+    assert "enters it with elements passed through a tf.cond (written at different " \
+        "indices by a tf.cond whose predicate is computed in a branch of a tf.cond " \
+        "inside another's branch" in reason, reason
 
 
 def _array_written_in_cond(read_after: bool, else_writes: bool = True):

@@ -34,11 +34,14 @@ lowered only when (`plan_cond`):
   branch Select drops (where another input of theirs has their output's shape, so
   that branch keeps the shapes Select needs). A branch loop's output of a run-time
   shape stands as zeros of its rank with 1 in each unknown dim (`ones_shape`) where
-  what the branch computes from it takes those and keeps its result's shape
-  (`ones_dims`, cond_stand_ins.py). A resource variable read in a branch (Keras' batch
-  norm reads its moving moments there) is an input of f the same way; the other side of
-  its Merge reads the variable outside the cond (any value of the right shape would do:
-  Select drops it).
+  what the branch computes from it takes those (`ones_dims`, cond_stand_ins.py); f
+  reads a row other than 0 or -1 of it at 0 where its branch is not taken
+  (`CondPlan.rows`), pads it with zeros to fill a Reshape there (`fills`), broadcasts
+  it to a real value it is concatenated with (`concats`) and a branch result of its
+  shape to the taken branch's (`broadcast`). A resource variable read in a branch
+  (Keras' batch norm reads its moving moments there) is an input of f the same way;
+  the other side of its Merge reads the variable outside the cond (any value of the
+  right shape would do: Select drops it).
 * f takes only what the written ops read (`CondPlan.reads`), not every input of the If
   op (a resource handle as an input of f has no gradient of its type).
 """
@@ -55,7 +58,9 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.serialization.messages import NodeDef
 from tf1compat.serialization.tensor_proto import attr_to_proto
 from tf1compat.graphdef.cond_stand_ins import (BROADCASTING_OP_TYPES, RANDOM_OP_TYPES, array_loop,
-                                               ones_dims, shape_source, shape_without_cut)
+                                               ones_broadcast, ones_dims, shape_source,
+                                               shape_without_cut, stand_in_concat,
+                                               stand_in_fill, stand_in_rows)
 from tf1compat.graphdef.function_export import output_arg
 from tf1compat.graphdef.function_nodes import NodeBuilder
 from tf1compat.graphdef.gradient_lowering import LOWERINGS
@@ -74,8 +79,9 @@ FINITE_GRADIENT_OP_TYPES = frozenset("""
 Abs AddN AddV2 AvgPool BatchMatMulV2 BiasAdd BroadcastTo Cast ConcatV2 Const Conv2D Cos
 Cumprod Cumsum
 DepthwiseConv2dNative Elu Equal ExpandDims Fill FusedBatchNormV3 GatherV2 Greater
-GreaterEqual Identity L2Loss LeakyRelu LogSoftmax MatMul Max MaxPool Maximum
-Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape Select SelectV2 Selu Shape
+GreaterEqual Identity L2Loss LeakyRelu Less LessEqual LogSoftmax MatMul Max MaxPool Maximum
+Mean Minimum Mul Neg NotEqual Pack Pad Prod Relu Relu6 Reshape ReverseSequence Select
+SelectV2 Selu Shape
 Sigmoid Sin Slice Softmax SoftmaxCrossEntropyWithLogits Softplus
 SparseSoftmaxCrossEntropyWithLogits Split Square SquaredDifference Squeeze StridedSlice Sub
 Sum Tanh Tile Transpose Unpack
@@ -105,6 +111,19 @@ class CondPlan:
     # TensorArrayWriteV3 ops of the branches whose elements are each the Select of it
     # and zeros (`masked`), their names after the If outputs' in `write_cond`'s
     masked: List[Operation] = field(default_factory=list)
+    # StridedSlices reading one element of a branch loop's run-time dim at an index
+    # other than 0 or -1 -> those dims (`stand_in_rows`: element 0 where their branch
+    # is not taken)
+    rows: Dict[Operation, List[int]] = field(default_factory=dict)
+    # Reshapes of a value with dims from those 1s -> (axis, size): the stand-in's dim
+    # padded with zeros to that size where their branch is not taken (`stand_in_fill`)
+    fills: Dict[Operation, Tuple[int, int]] = field(default_factory=dict)
+    # ConcatV2s of values with dims from those 1s and real ones -> (the input of real
+    # sizes, {input: its dims from the 1s}): broadcast to those sizes (`stand_in_concat`)
+    concats: Dict[Operation, Tuple[int, Dict[int, List[int]]]] = field(default_factory=dict)
+    # outputs whose then (0) or else (1) branch values have dims from those 1s -> those
+    # branches: their values broadcast to the taken branch's shape (`ones_broadcast`)
+    broadcast: Dict[int, List[int]] = field(default_factory=dict)
 
 
 def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
@@ -118,10 +137,11 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     variable's reads in the branches among them). `loops(while_op)`, where given, takes
     a while loop of a branch as a loop differentiated outside f (a nested backward loop
     in a loop body, loop_gradient_export.py; its outputs and the branch's reads of the
-    TensorArrays it writes after it are inputs of f, among `cut`), or says why not; there a tf.cond in a branch is written the same way inside (its plan
-    in `inner`). `pushed(op)`: whether a branch op off the gradient path is computed
-    outside f (among `cut`: an op TF cannot differentiate in a function, such as the
-    FloorMod of an inner cond's predicate) rather than written into it.
+    TensorArrays it writes after it are inputs of f, among `cut`), or says why not;
+    there a tf.cond in a branch is written the same way inside (its plan in `inner`).
+    `pushed(op)`: whether a branch op off the gradient path is computed outside f
+    (among `cut`: an op TF cannot differentiate in a function, such as the FloorMod of
+    an inner cond's predicate) rather than written into it.
     `element_writes`: the outputs whose branches return a TensorArrayWriteV3 or the
     array's flow unchanged (in a loop body, loop_array_plan.cond_write): written as the
     element written (zeros where none is), so their Select is the element the loop's
@@ -223,7 +243,9 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
             else:
                 if on_path and current not in reached:
                     from_loop.add(current)
-                reason = _writable(current, on_path, positive)
+                # (shapes and indices computed from a loop's outputs carry no gradient)
+                reason = _writable(current, on_path and (current in reached or any(
+                    t.dtype.is_floating for t in current.outputs)), positive)
                 if reason is not None:
                     return reason
                 kinds[current] = "write"
@@ -267,9 +289,18 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
     # ops; lowered ops give only their first output.
     written = sorted((o for o, kind in kinds.items() if kind == "write"), key=lambda o: o._id)
     ones = ones_dims(written, kinds)
-    if any(any(ones.get(b.outputs[k]) or ()) for b in (then_b, else_b) for k in used):
-        return None, ("a tf.cond branch returns a value whose shape depends on that of a "
-                      "while loop's output known only at run time")
+    for k in used:
+        # a result of the stand-in's shape in one branch: broadcast to the other's
+        sides = [i for i, b in enumerate((then_b, else_b)) if any(ones.get(b.outputs[k]) or ())]
+        if not sides:
+            continue
+        why = ", concatenated along it" if not all(
+            ones_broadcast(ones[(then_b, else_b)[i].outputs[k]]) for i in sides) else \
+            " as a TensorArray element" if k in element_writes else None
+        if why is not None:
+            return None, ("a tf.cond branch returns a value whose shape depends on that of a "
+                          "while loop's output known only at run time" + why)
+        plan.broadcast[k] = sides
     for member in written:
         plan.ops.append(member)
         tracked = bool(member.outputs) and member.outputs[0] in ones
@@ -283,6 +314,20 @@ def plan_cond(op: Operation, used: List[int], reached: Set[Operation],
                               f"shape, known only at run time")
             return None, (f"random numbers or a gradient stop of a tf.cond branch reach "
                           f"{member.type}, which needs their full shape")
+        if member.type == "StridedSlice" and ones.get(member.inputs[0]):
+            rows = stand_in_rows(member, ones[member.inputs[0]])
+            if rows:
+                plan.rows[member] = rows
+        if member.type == "ConcatV2" and ones.get(member.outputs[0]) is not None:
+            rank = member.outputs[0].shape.ndims
+            concat = stand_in_concat(member, [ones.get(t) or (False,) * rank
+                                              for t in member.inputs[:-1]])
+            if concat is not None and concat[1]:
+                plan.concats[member] = concat
+        if member.type == "Reshape" and ones.get(member.inputs[0]):
+            fill = stand_in_fill(member, ones[member.inputs[0]])
+            if fill is not None and fill[1] > 1:
+                plan.fills[member] = fill[:2]
         if member in plan.inner:    # what the inner cond's written ops read, and its cut
             sub = plan.inner[member]
             for t in sub.reads:
@@ -351,6 +396,65 @@ def _branch_value(t: Tensor, element_write: bool, known: Dict[Tensor, str],
     return name_of(t)
 
 
+def _stand_in_begin(op: Operation, begin: str, rows: List[int], ran: str
+                    ) -> Tuple[List[NodeDef], str]:
+    """The begin of StridedSlice `op` (`plan.rows`) with 0 in each of `rows` where its
+    branch is not taken (`ran` 0: its input is the stand-in, 1 there): `begin *
+    Maximum(1 - onehot(rows), ran)`; the taken branch's begin unchanged."""
+    builder = NodeBuilder(f"{op.name}/stand_in_begin")
+    index = op.inputs[1].dtype.base_dtype
+    if index != D.int32:
+        ran = builder.add("Cast", [ran], {"SrcT": D.int32, "DstT": index, "Truncate": False})
+    kept = builder.const([0 if k in rows else 1
+                          for k in range(op.inputs[1].shape.num_elements())], index)
+    keep = builder.add("Maximum", [kept, ran], {"T": index})
+    return builder.nodes, builder.add("Mul", [begin, keep], {"T": index})
+
+
+def _stand_in_concat(op: Operation, names: List[str], ref: int, dims: Dict[int, List[int]]
+                     ) -> Tuple[List[NodeDef], List[str]]:
+    """ConcatV2 `op`'s inputs `names` (`plan.concats`) with those of dims from the
+    stand-in's 1s broadcast to input `ref`'s sizes there (`BroadcastTo(value,
+    Shape(value) * keep + Shape(ref) * take)`; where their branch is taken they have
+    those sizes already, as the graph's ConcatV2 checks)."""
+    builder = NodeBuilder(f"{op.name}/stand_in_concat")
+    dtype = op.outputs[0].dtype.base_dtype
+    rank = op.outputs[0].shape.ndims
+    names = list(names)
+    real = builder.add("Shape", [names[ref]], {"T": dtype, "out_type": D.int32})
+    for j, taken in sorted(dims.items()):
+        own = builder.add("Shape", [names[j]], {"T": dtype, "out_type": D.int32})
+        shape = builder.add("AddV2", [builder.add("Mul", [own, builder.const(
+            [int(d not in taken) for d in range(rank)], D.int32)], {"T": D.int32}),
+            builder.add("Mul", [real, builder.const([int(d in taken) for d in range(rank)],
+                                                    D.int32)], {"T": D.int32})],
+            {"T": D.int32})
+        names[j] = builder.add("BroadcastTo", [names[j], shape], {"T": dtype, "Tidx": D.int32})
+    return builder.nodes, names
+
+
+def _stand_in_fill(op: Operation, value: str, axis: int, size: int, ran: str
+                   ) -> Tuple[List[NodeDef], str]:
+    """Reshape `op`'s input `value` (`plan.fills`) with `size - 1` rows of zeros after
+    it along `axis` where its branch is not taken (`ran` 0: the stand-in, 1 there), so
+    its elements fill the shape; none where it is (`ConcatV2(value, Fill(...), axis)`,
+    ops TF differentiates in a function)."""
+    builder = NodeBuilder(f"{op.name}/stand_in_fill")
+    dtype = op.inputs[0].dtype.base_dtype
+    axes = range(op.inputs[0].shape.ndims)
+    missing = builder.add("Mul", [builder.const(size - 1, D.int32), builder.add(
+        "Sub", [builder.const(1, D.int32), ran], {"T": D.int32})], {"T": D.int32})
+    shape = builder.add("Shape", [value], {"T": dtype, "out_type": D.int32})
+    others = builder.add("Mul", [shape, builder.const([int(k != axis) for k in axes],
+                                                      D.int32)], {"T": D.int32})
+    along = builder.add("Mul", [builder.const([int(k == axis) for k in axes], D.int32),
+                                missing], {"T": D.int32})
+    zeros = builder.add("Fill", [builder.add("AddV2", [others, along], {"T": D.int32}),
+                                 builder.const(0, dtype)], {"T": dtype, "index_type": D.int32})
+    return builder.nodes, builder.add("ConcatV2", [value, zeros, builder.const(axis, D.int32)],
+                                      {"T": dtype, "N": 2, "Tidx": D.int32})
+
+
 def element_dtype(op: Operation, k: int) -> Any:
     """The dtype of the element output `k` of tf.cond `op` writes to a TensorArray in a
     branch (`element_writes`: the output is the array's float32 flow, its Select the
@@ -405,16 +509,36 @@ def element_reads(y: Tensor) -> List[Tensor]:
 
 
 def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
-               lower: Callable[[Operation, List[str]], Any]
+               lower: Callable[[Operation, List[str]], Any],
+               ran: Optional[Callable[[], str]] = None
                ) -> Tuple[List[NodeDef], List[Optional[str]]]:
     """The NodeDefs of `plan` inside a function and the name of each If output (None for
-    those not used), then of each `plan.masked` write's element. `name_of`: the function's names of the values it takes (`reads`,
-    `cut`, the sources) or computed before; `lower(op, names)`: gradient_lowering's nodes
-    and output names, or None to write the op itself."""
+    those not used), then of each `plan.masked` write's element. `name_of`: the
+    function's names of the values it takes (`reads`, `cut`, the sources) or computed
+    before; `lower(op, names)`: gradient_lowering's nodes and output names, or None to
+    write the op itself; `ran()`: for a tf.cond inside a branch, the name of an int32
+    that is 1 where that branch is taken (written on first use)."""
     op = plan.op
     then_b, else_b = op.attrs["then_branch"], op.attrs["else_branch"]
     known: Dict[Tensor, str] = {}
     nodes: List[NodeDef] = []
+    taken: Dict[bool, str] = {}
+
+    def ran_in(member: Operation) -> str:
+        """1 where `member`'s branch (and each branch around this cond) is taken."""
+        then = member._control_flow_context is then_b.region
+        if then not in taken:
+            builder = NodeBuilder(f"{op.name}/taken_{int(then)}")
+            flag = builder.add("Cast", [name_of(op.inputs[0])],
+                               {"SrcT": D.bool, "DstT": D.int32, "Truncate": False})
+            if not then:
+                flag = builder.add("Sub", [builder.const(1, D.int32), flag], {"T": D.int32})
+            if ran is not None:
+                flag = builder.add("Mul", [ran(), flag], {"T": D.int32})
+            nodes.extend(builder.nodes)
+            taken[then] = flag
+        return taken[then]
+
     for member in plan.ops:
         if member.type == "TensorArrayWriteV3":     # `element_writes`: the element
             element = member.inputs[2]
@@ -425,11 +549,23 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             # (what it reads by name: not the values only a loop of it reads, which
             # f takes the loop's outputs for)
             more, outs = write_cond(plan.inner[member],
-                                    lambda t: known[t] if t in known else name_of(t), lower)
+                                    lambda t: known[t] if t in known else name_of(t), lower,
+                                    lambda member=member: ran_in(member))
             nodes.extend(more)
             known.update((t, n) for t, n in zip(member.outputs, outs) if n)
             continue
         names = [known[t] if t in known else name_of(t) for t in member.inputs]
+        if member in plan.rows:
+            more, names[1] = _stand_in_begin(member, names[1], plan.rows[member],
+                                             ran_in(member))
+            nodes.extend(more)
+        if member in plan.concats:
+            more, names = _stand_in_concat(member, names, *plan.concats[member])
+            nodes.extend(more)
+        if member in plan.fills:
+            more, names[0] = _stand_in_fill(member, names[0], *plan.fills[member],
+                                            ran_in(member))
+            nodes.extend(more)
         if member in plan.outer:   # its factors zeroed where its branch is not taken
             builder = NodeBuilder(member.name)
             branch = (name_of(op.inputs[0]),
@@ -463,6 +599,17 @@ def write_cond(plan: CondPlan, name_of: Callable[[Tensor], str],
             zeros.attr["T"].CopyFrom(attr_to_proto(dtype))
             nodes.append(zeros)
             sides = [n or f"{zeros.name}:y:0" for n in sides]
+        if k in plan.broadcast:     # the stand-in's 1s broadcast to the taken side's shape
+            builder = NodeBuilder(f"{op.name}/stand_in_shape_{k}")
+            shapes = [builder.add("Shape", [n], {"T": dtype, "out_type": D.int32})
+                      for n in (sides if len(plan.broadcast[k]) > 1 else
+                                [sides[1 - plan.broadcast[k][0]]])]
+            shape = shapes[0] if len(shapes) == 1 else \
+                builder.add("Select", [name_of(op.inputs[0])] + shapes, {"T": D.int32})
+            for side in plan.broadcast[k]:
+                sides[side] = builder.add("BroadcastTo", [sides[side], shape],
+                                          {"T": dtype, "Tidx": D.int32})
+            nodes.extend(builder.nodes)
         select = NodeDef(name=f"{op.name}/Select_{k}", op="Select",
                          input=[name_of(op.inputs[0])] + sides)
         select.attr["T"].CopyFrom(attr_to_proto(dtype))

@@ -73,7 +73,7 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
     tf.cond, read from another array)."""
     op, info = plan.op, plan.info
     for k in array_variables(plan):
-        writes, flow = [], outside(op.inputs[k])
+        writes, flow, why = [], outside(op.inputs[k]), ""
         while flow.op._control_flow_context is op._control_flow_context:
             if flow.op.type == "TensorArrayWriteV3":
                 writes.append(flow.op)
@@ -82,6 +82,11 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
             paired = None if op._control_flow_context is not None else \
                 entering_cond_writes(flow)
             if not paired:
+                if paired is not None and _apart_by_nested_predicate(flow):
+                    why = (" (written at different indices by a tf.cond whose predicate is "
+                           "computed in a branch of a tf.cond inside another's branch: the "
+                           "gradient's Select of the rows would read it outside, where only "
+                           "a top-level tf.cond's branch values pass a Merge)")
                 break
             writes.extend(paired)
             plan.entering_conds.update((w, flow) for w in paired)
@@ -89,7 +94,7 @@ def plan_entering(plan: LoopPlan) -> Optional[str]:
         readers = next((plan.writes[w] for w in body_writes(info, k) if w in plan.writes), [])
         if flow.op.type != "TensorArrayV3" and readers:
             return (f"loop {op.name} writes a TensorArray that enters it with elements "
-                    "passed through a tf.cond")
+                    "passed through a tf.cond" + why)
         for write in (w for w in writes if w.inputs[2].dtype.base_dtype.is_floating):
             plan.entering[write] = (k, readers)
     # (an element, or initial value, read from an array before the loop: a stateful
@@ -110,8 +115,9 @@ def entering_cond_writes(flow: Tensor) -> List[Operation]:
     computed outside them or a constant: the first alone where all write at one index
     (`tf.cond(p, lambda: ta.write(1, a), lambda: ta.write(1, b))`), else each writing
     branch's (`ta.write(1, a)` beside `ta.write(4, b)` or `ta`; of a cond in a branch
-    only where its predicate is computed outside the branches: the gradient's Select of
-    the rows reads it); else none."""
+    only where its predicate is computed outside the branches or in the top-level
+    cond's: the gradient's Select of the rows reads it outside, through a Merge with a
+    stand-in from the other branch, control_flow_export.gradient_input); else none."""
     found = _cond_element_writes(flow)
     if not found or not found[0]:
         return []
@@ -130,16 +136,26 @@ def entering_cond_writes(flow: Tensor) -> List[Operation]:
     same = all(i is indices[0] or isinstance(i, int) and i == indices[0] for i in indices)
     if same:
         return writes[:1]
-    return [] if nested and any(_branch_predicates(w) for w in writes) else writes
+    return [] if nested and _apart_by_nested_predicate(flow) else writes
 
 
-def _branch_predicates(write: Operation) -> List[Tensor]:
-    """The predicates of the tf.conds around `write` computed inside a branch (which the
-    gradient's Select of the elements' rows cannot read outside it)."""
+def _apart_by_nested_predicate(flow: Tensor) -> bool:
+    """Whether a write of tf.cond output `flow`'s branches is in a tf.cond whose
+    predicate is computed in a branch of a cond inside another's (`entering_cond_writes`
+    does not take it)."""
+    found = _cond_element_writes(flow)
+    return bool(found) and any(_nested_branch_predicates(w) for w in found[0])
+
+
+def _nested_branch_predicates(write: Operation) -> List[Tensor]:
+    """The predicates of the tf.conds around `write` computed inside a branch of a
+    tf.cond inside another's (which the gradient's Select of the elements' rows cannot
+    read outside it: only a top-level cond's branch values pass a Merge there)."""
     found: List[Tensor] = []
     region = write._control_flow_context
     while region is not None:
-        if region.pred.op._control_flow_context is not None:
+        around = region.pred.op._control_flow_context
+        if around is not None and around.outer_context is not None:
             found.append(region.pred)
         region = region.outer_context
     return found
