@@ -7,8 +7,10 @@ few ULP but not correctly rounded, so torch's `pow` (and libm's `powf`) differ f
 the last bit on about a quarter of the inputs; measured against TF 2.21 (wavenet's
 mu-law decode, `256 ** x`). We replay the same sequence of float32 operations:
 
-* every float32 add/multiply is a separate torch op (the TF wheel's Eigen kernels are
-  built without FMA, so a multiply-add rounds twice);
+* every float32 add/multiply is a separate numpy float32 op, rounded on its own (the TF
+  wheel's Eigen kernels are built without FMA, so a multiply-add rounds twice); numpy
+  rather than torch because its per-op cost on small arrays is a fraction of torch's and
+  the sequence is ~120 ops long;
 * Dekker products (`x * y = hi + lo` exactly) are formed in float64, where the product of
   two floats is exact, instead of by Veltkamp splitting; both give the exact split;
 * TF runs kernels with flush-to-zero and denormals-are-zero on: subnormal inputs and
@@ -21,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import math
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
@@ -29,130 +30,125 @@ import torch
 
 from tf1compat.framework.constant_value import constant_value
 
-__all__ = ["eigen_pow_float32", "emulated", "pow_kernel", "tf_pow"]
+__all__ = ["MAX_ELEMENTS", "eigen_pow_float32", "emulated", "pow_kernel", "tf_pow"]
 
-_F32 = torch.float32
+F32 = np.float32
 _PACKET = 8                       # floats per AVX packet in TF's x86 CPU build
-_SQRT_HALF = 0.70710678118654752440
+MAX_ELEMENTS = 1 << 16            # larger powers keep torch's pow (see `emulated`)
+_TINY = F32(2.0 ** -126)          # smallest normal float32
 _LN2 = 0.693147180559945309417232121458176568
+
+
+def _split(value: float) -> Tuple[np.float32, np.float32]:
+    """A float64 constant as Eigen's (hi, lo) float pair."""
+    hi = F32(value)
+    return hi, F32(value - float(hi))
+
+
 # accurate_log2<float>: log2(1 + x) / x on [1/sqrt(2) - 1, sqrt(2) - 1]; the two
 # lowest-order coefficients are carried as (hi, lo) float pairs.
-_LOG2_C0 = 1.442695041742110273474963832995854318141937255859375e+00
-_LOG2_C1 = -7.2134751588268664068692714863573201000690460205078125e-01
-_LOG2_POLY = (9.7010828554630279541015625e-02, -1.6896486282348632812500000e-01,
-              1.7200836539268493652343750e-01, -1.7892272770404815673828125e-01,
-              2.0505344867706298828125000e-01, -2.4046677350997924804687500e-01,
-              2.8857553005218505859375000e-01, -3.6067414283752441406250000e-01,
-              4.8089790344238281250000000e-01)
-# pexp_float (Cephes): range reduction constants and the degree-6 polynomial.
-_EXP_LOG2EF = 1.44269504088896341
-_EXP_C1 = -0.693359375
-_EXP_C2 = 2.12194440e-4
-_EXP_P = (0.49999988079071044921875, 0.16666518151760101318359375,
-          4.166965186595916748046875e-2, 8.36894474923610687255859375e-3,
-          1.37449637986719608306884765625e-3)
-_EXP_HI = 88.723
-_TINY = 2.0 ** -126               # smallest normal float32
-
-
-def _f(value: float) -> float:
-    """`value` rounded to float32, as a C++ `Scalar(value)` constant."""
-    return float(torch.tensor(value, dtype=_F32))
-
-
-def _split(value: float) -> Tuple[float, float]:
-    hi = _f(value)
-    return hi, _f(value - hi)
-
-
-_C0 = _split(_LOG2_C0)
-_C1 = _split(_LOG2_C1)
+_C0 = _split(1.442695041742110273474963832995854318141937255859375e+00)
+_C1 = _split(-7.2134751588268664068692714863573201000690460205078125e-01)
+_LOG2_POLY = tuple(F32(c) for c in (
+    9.7010828554630279541015625e-02, -1.6896486282348632812500000e-01,
+    1.7200836539268493652343750e-01, -1.7892272770404815673828125e-01,
+    2.0505344867706298828125000e-01, -2.4046677350997924804687500e-01,
+    2.8857553005218505859375000e-01, -3.6067414283752441406250000e-01,
+    4.8089790344238281250000000e-01))
+# pexp_float (Cephes): clamp, range reduction and the degree-6 polynomial's constants.
+_EXP_HI, _EXP_LOG2EF, _EXP_C1, _EXP_C2 = (F32(c) for c in (
+    88.723, 1.44269504088896341, -0.693359375, 2.12194440e-4))
+_EXP_P2, _EXP_P3, _EXP_P4, _EXP_P5, _EXP_P6 = (F32(c) for c in (
+    0.49999988079071044921875, 0.16666518151760101318359375,
+    4.166965186595916748046875e-2, 8.36894474923610687255859375e-3,
+    1.37449637986719608306884765625e-3))
+_SQRT_HALF = F32(0.70710678118654752440)
+_LN2_F = F32(_LN2)
+_HALF, _ONE, _TWO, _PREV_HALF = F32(0.5), F32(1.0), F32(2.0), F32(0.49999997)
 # (max_exponent * ln2) / epsilon in float32: from here on (1 + eps) ** y overflows.
-_HUGE_EXPONENT = _f(_f(128.0 * _f(_LN2)) / _f(2.0 ** -23))
+_HUGE_EXPONENT = F32(F32(128.0) * _LN2_F) / F32(2.0 ** -23)
 
 
-def _madd(a: torch.Tensor, b, c) -> torch.Tensor:
-    """Eigen's `pmadd` without FMA: the product and the sum each round to float32."""
-    return a * b + c
+def _two_prod(x: np.ndarray, y: Any) -> Tuple[np.ndarray, np.ndarray]:
+    """Exact split x * y = hi + lo, hi = fl(x * y): the float64 product of two floats is
+    exact, as Dekker's product computes it."""
+    exact = x.astype(np.float64) * np.float64(y) if np.isscalar(y) else \
+        x.astype(np.float64) * y.astype(np.float64)
+    hi = exact.astype(F32)
+    return hi, (exact - hi).astype(F32)
 
 
-def _two_prod(x: torch.Tensor, y: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-    """Exact split x * y = hi + lo, hi = fl(x * y) (the float64 product is exact)."""
-    exact = x.double() * y.double()
-    hi = exact.to(_F32)
-    return hi, (exact - hi.double()).to(_F32)
-
-
-def _fast_two_sum(x: torch.Tensor, y) -> Tuple[torch.Tensor, torch.Tensor]:
+def _fast_two_sum(x: Any, y: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     s_hi = x + y
     return s_hi, y - (s_hi - x)
 
 
-def _dw_add(x_hi, x_lo, y_hi, y_lo) -> Tuple[torch.Tensor, torch.Tensor]:
+def _dw_add(x_hi: Any, x_lo: Any, y_hi: np.ndarray, y_lo: np.ndarray
+            ) -> Tuple[np.ndarray, np.ndarray]:
     """Double-word sum assuming |x_hi| >= |y_hi| (Eigen's four-argument fast_twosum)."""
     r_hi, r_lo = _fast_two_sum(x_hi, y_hi)
     return _fast_two_sum(r_hi, (y_lo + r_lo) + x_lo)
 
 
-def _dw_mul(x_hi, x_lo, y) -> Tuple[torch.Tensor, torch.Tensor]:
+def _dw_mul(x_hi: np.ndarray, x_lo: np.ndarray, y: np.ndarray
+            ) -> Tuple[np.ndarray, np.ndarray]:
     """Double-word times float (Muller's Algorithm 7, as Eigen's three-argument twoprod)."""
     c_hi, c_lo1 = _two_prod(x_hi, y)
     t_hi, t_lo1 = _fast_two_sum(c_hi, x_lo * y)
     return _fast_two_sum(t_hi, t_lo1 + c_lo1)
 
 
-def _round_half_away(a: torch.Tensor) -> torch.Tensor:
+def _round_half_away(a: np.ndarray) -> np.ndarray:
     """Eigen's AVX `pround`: truncate a + copysign(0.49999997, a)."""
-    prev_half = torch.full_like(a, _f(0.49999997))
-    return torch.trunc(a + torch.copysign(prev_half, a))
+    return np.trunc(a + np.copysign(_PREV_HALF, a))
 
 
-def _flush(x: torch.Tensor) -> torch.Tensor:
+def _flush(x: np.ndarray) -> np.ndarray:
     """TF's flush-to-zero / denormals-are-zero: a subnormal float32 counts as (signed) 0."""
-    return torch.where(torch.abs(x) < _TINY, x * 0.0, x)
+    return np.where(np.abs(x) < _TINY, np.copysign(F32(0.0), x), x)
 
 
-def _ldexp(x: torch.Tensor, n: torch.Tensor) -> torch.Tensor:
+def _ldexp(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     """x * 2**n rounded once to float32, subnormal results flushed to zero."""
-    return _flush((x.double() * torch.pow(2.0, n.double())).to(_F32))
+    n = np.clip(n, -400, 400).astype(np.int32)     # beyond: 0 or inf in float32 anyway
+    return _flush(np.ldexp(x.astype(np.float64), n).astype(F32))
 
 
-def _log2_dw(z: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+def _log2_dw(z: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """log2(z) for z in [1/sqrt(2), sqrt(2)] as a double word (accurate_log2<float>)."""
-    x = z - 1.0
-    p = torch.full_like(x, _LOG2_POLY[0])
+    x = z - _ONE
+    p = np.full_like(x, _LOG2_POLY[0])
     for coeff in _LOG2_POLY[1:]:
-        p = _madd(p, x, coeff)
+        p = p * x + coeff                  # pmadd without FMA: two roundings
     p_hi, p_lo = _two_prod(x, p)
-    p_hi, p_lo = _dw_add(torch.full_like(x, _C1[0]), torch.full_like(x, _C1[1]), p_hi, p_lo)
+    p_hi, p_lo = _dw_add(_C1[0], _C1[1], p_hi, p_lo)
     p_hi, p_lo = _dw_mul(p_hi, p_lo, x)
-    p_hi, p_lo = _dw_add(torch.full_like(x, _C0[0]), torch.full_like(x, _C0[1]), p_hi, p_lo)
+    p_hi, p_lo = _dw_add(_C0[0], _C0[1], p_hi, p_lo)
     return _dw_mul(p_hi, p_lo, x)
 
 
-def _exp(x_in: torch.Tensor) -> torch.Tensor:
+def _exp(x_in: np.ndarray) -> np.ndarray:
     """Eigen's pexp_float for the small arguments exp2 hands it (|x| < 0.4)."""
-    x = torch.clamp(x_in, max=_f(_EXP_HI))
-    m = torch.floor(_madd(x, _f(_EXP_LOG2EF), 0.5))
-    r = _madd(m, _f(_EXP_C1), x)
-    r = _madd(m, _f(_EXP_C2), r)
+    x = np.minimum(x_in, _EXP_HI)
+    m = np.floor(x * _EXP_LOG2EF + _HALF)
+    r = m * _EXP_C1 + x
+    r = m * _EXP_C2 + r
     r2 = r * r
-    p2, p3, p4, p5, p6 = (_f(c) for c in _EXP_P)
-    p_even = _madd(r2, p6, p4)
-    p_odd = _madd(r2, p5, p3)
-    p_even = _madd(r2, p_even, p2)
-    y = _madd(r, p_odd, p_even)
-    y = _madd(r2, y, r + 1.0)
-    return torch.maximum(_ldexp(y, m), x_in)
+    p_even = r2 * _EXP_P6 + _EXP_P4
+    p_odd = r2 * _EXP_P5 + _EXP_P3
+    p_even = r2 * p_even + _EXP_P2
+    y = r * p_odd + p_even
+    y = r2 * y + (r + _ONE)
+    return np.maximum(_ldexp(y, m), x_in)
 
 
-def _pow_positive(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def _pow_positive(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """generic_pow_impl: x ** y for x > 0 (other x give values replaced later)."""
-    m_x, e_int = torch.frexp(x)
-    e_x = e_int.to(_F32)
-    small = m_x < _f(_SQRT_HALF)
-    m_x = torch.where(small, 2.0 * m_x, m_x)
-    e_x = torch.where(small, e_x - 1.0, e_x)
+    m_x, e_int = np.frexp(x)
+    e_x = e_int.astype(F32)
+    small = m_x < _SQRT_HALF
+    m_x = np.where(small, _TWO * m_x, m_x)
+    e_x = np.where(small, e_x - _ONE, e_x)
     rx_hi, rx_lo = _log2_dw(m_x)
     f1_hi, f1_lo = _two_prod(e_x, y)
     f2_hi, f2_lo = _dw_mul(rx_hi, rx_lo, y)
@@ -163,39 +159,35 @@ def _pow_positive(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     r_z = r_z - n_r
     n_z = n_z + n_r
     # generic_exp2: exp(ln2 * r) with ln2 * r split exactly, times (1 + lo).
-    r_z = torch.clamp(r_z, min=-151.0, max=129.0)
-    p_hi, p_lo = _two_prod(torch.full_like(r_z, _f(_LN2)), r_z)
-    e_r = _exp(p_hi) * (p_lo + 1.0)
-    return _ldexp(e_r, n_z)
+    r_z = np.clip(r_z, F32(-151.0), F32(129.0))
+    p_hi, p_lo = _two_prod(r_z, _LN2_F)
+    return _ldexp(_exp(p_hi) * (p_lo + _ONE), n_z)
 
 
-def _packet_pow(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def _packet_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Eigen's generic_pow: the core value, then C++ `pow`'s special cases."""
-    inf = torch.tensor(math.inf, dtype=_F32, device=x.device)
-    zero = torch.zeros((), dtype=_F32, device=x.device)
-    one = torch.ones((), dtype=_F32, device=x.device)
-    nan = torch.tensor(math.nan, dtype=_F32, device=x.device)
-    x_abs = torch.abs(x)
+    inf, zero, nan = F32(np.inf), F32(0.0), F32(np.nan)
+    x_abs = np.abs(x)
     out = _pow_positive(x_abs, y)
-    y_abs = torch.abs(y)
-    y_is_int = (torch.floor(y) == y) & (y_abs != inf)
-    half_y = y * 0.5
+    y_abs = np.abs(y)
+    y_is_int = (np.floor(y) == y) & (y_abs != inf)
+    half_y = y * _HALF
     y_is_odd_int = y_is_int & (_round_half_away(half_y) != half_y)
     x_neg, y_neg, x_zero = x < 0, y < 0, x == 0
-    out = torch.where(x_neg & ~y_is_int, nan, out)
-    out = torch.where(x_zero, torch.where(y_neg, inf, zero), out)
-    out = torch.where(torch.signbit(x) & y_is_odd_int, -out, out)
-    inf_y = torch.where((y_neg & x_zero) | (y_neg ^ (x_abs > 1)), inf, zero)
-    inf_y = torch.where(x == -1, one, inf_y)
-    out = torch.where(y_abs >= _HUGE_EXPONENT, inf_y, out)
-    pos_inf_x = torch.where(y_neg, zero, inf)
-    neg_inf_x = torch.where(y_is_odd_int, -pos_inf_x, pos_inf_x)
-    out = torch.where(x_abs == inf, torch.where(x_neg, neg_inf_x, pos_inf_x), out)
-    out = torch.where(torch.isnan(x) | torch.isnan(y), nan, out)
-    return torch.where(y == 1, x, torch.where((x == 1) | (y == 0), one, out))
+    out = np.where(x_neg & ~y_is_int, nan, out)
+    out = np.where(x_zero, np.where(y_neg, inf, zero), out)
+    out = np.where(np.signbit(x) & y_is_odd_int, -out, out)
+    inf_y = np.where((y_neg & x_zero) | (y_neg ^ (x_abs > _ONE)), inf, zero)
+    inf_y = np.where(x == -_ONE, _ONE, inf_y)
+    out = np.where(y_abs >= _HUGE_EXPONENT, inf_y, out)
+    pos_inf_x = np.where(y_neg, zero, inf)
+    neg_inf_x = np.where(y_is_odd_int, -pos_inf_x, pos_inf_x)
+    out = np.where(x_abs == inf, np.where(x_neg, neg_inf_x, pos_inf_x), out)
+    out = np.where(np.isnan(x) | np.isnan(y), nan, out)
+    return np.where(y == _ONE, x, np.where((x == _ONE) | (y == 0), _ONE, out))
 
 
-def _libm_powf():
+def _libm_powf() -> Optional[Callable[[float, float], float]]:
     name = ctypes.util.find_library("m")
     if name is None:
         return None
@@ -205,42 +197,47 @@ def _libm_powf():
     return fn
 
 
-_POWF: Optional[object] = _libm_powf()
+_POWF = _libm_powf()
 
 
-def _scalar_pow(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def _scalar_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The scalar tail: Eigen's `numext::pow`, i.e. the C library's powf."""
     if _POWF is None:
-        return torch.pow(x, y)
-    values = [_POWF(float(a), float(b)) for a, b in zip(x.tolist(), y.tolist())]
-    return torch.tensor(values, dtype=_F32, device=x.device)
+        return np.power(x, y)
+    return np.array([_POWF(float(a), float(b)) for a, b in zip(x, y)], F32)
 
 
-def _value(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+def _value(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Packets of 8 through generic_pow, the rest through powf, as Eigen's executor."""
-    x, y = torch.broadcast_tensors(_flush(x), _flush(y))
-    shape = x.shape
-    flat_x, flat_y = x.reshape(-1), y.reshape(-1)
-    whole = flat_x.numel() - flat_x.numel() % _PACKET
-    parts = [_packet_pow(flat_x[:whole], flat_y[:whole])]
-    if whole < flat_x.numel():
-        parts.append(_scalar_pow(flat_x[whole:], flat_y[whole:]))
-    return torch.cat(parts).reshape(shape)
-
-
-def emulated(x: torch.Tensor, y: torch.Tensor) -> bool:
-    """Whether `Pow(x, y)` takes this module's path: float32 CPU tensors outside
-    torch.compile/export (a compiled plan keeps torch's `pow`)."""
-    return x.dtype == _F32 and y.dtype == _F32 and x.device.type == "cpu" and \
-        y.device.type == "cpu" and not torch.compiler.is_compiling()
+    flat_x, flat_y = (a.reshape(-1) for a in np.broadcast_arrays(_flush(x), _flush(y)))
+    whole = flat_x.size - flat_x.size % _PACKET
+    with np.errstate(all="ignore"):
+        if whole == 0:
+            return _scalar_pow(flat_x, flat_y)
+        out = _packet_pow(flat_x[:whole], flat_y[:whole])
+        if whole < flat_x.size:
+            out = np.concatenate([out, _scalar_pow(flat_x[whole:], flat_y[whole:])])
+    return out
 
 
 def eigen_pow_float32(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """TF's CPU float32 `Pow` of broadcast-compatible x and y, bit for bit (a value
-    only: Pow's gradient is ops/_grad_formulas.pow_formula, TF's formula, which calls
-    `tf_pow` for its own power)."""
-    with torch.no_grad():
-        return _value(x, y)
+    """TF's CPU float32 `Pow` of broadcast-compatible CPU tensors x and y, bit for bit (a
+    value only: Pow's gradient is ops/_grad_formulas.pow_formula, TF's formula, which
+    calls `tf_pow` for its own power)."""
+    shape = torch.broadcast_shapes(x.shape, y.shape)
+    out = _value(x.detach().numpy(), y.detach().numpy())
+    return torch.from_numpy(out).reshape(shape)
+
+
+def emulated(x: torch.Tensor, y: torch.Tensor) -> bool:
+    """Whether `Pow(x, y)` takes this module's path: float32 CPU tensors of at most
+    `MAX_ELEMENTS` results, outside torch.compile/export (a compiled plan keeps torch's
+    `pow`). The replay costs ~120 numpy passes (about 0.2 ms for 64 elements, 0.15 us an
+    element for large ones, against torch's 0.01), so larger powers keep torch's."""
+    return x.dtype == torch.float32 and y.dtype == torch.float32 and \
+        x.device.type == "cpu" and y.device.type == "cpu" and \
+        torch.broadcast_shapes(x.shape, y.shape).numel() <= MAX_ELEMENTS and \
+        not torch.compiler.is_compiling()
 
 
 def _square(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
