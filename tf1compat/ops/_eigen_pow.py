@@ -225,6 +225,10 @@ def eigen_pow_float32(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     value only: Pow's gradient is ops/_grad_formulas.pow_formula, TF's formula, which
     calls `tf_pow` for its own power)."""
     shape = torch.broadcast_shapes(x.shape, y.shape)
+    if x.numel() == 1 and y.numel() == 1:    # the common scalar case, without numpy
+        a, b = (0.0 * v if abs(v) < _TINY else v for v in (x.item(), y.item()))
+        value = _POWF(a, b) if _POWF is not None else float(np.power(F32(a), F32(b)))
+        return torch.tensor(value, dtype=torch.float32).reshape(shape)
     out = _value(x.detach().numpy(), y.detach().numpy())
     return torch.from_numpy(out).reshape(shape)
 
