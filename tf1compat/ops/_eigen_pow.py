@@ -203,8 +203,8 @@ _POWF = _libm_powf()
 def _scalar_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """The scalar tail: Eigen's `numext::pow`, i.e. the C library's powf."""
     if _POWF is None:
-        return np.power(x, y)
-    return np.array([_POWF(float(a), float(b)) for a, b in zip(x, y)], F32)
+        return _flush(np.power(x, y))
+    return _flush(np.array([_POWF(float(a), float(b)) for a, b in zip(x, y)], F32))
 
 
 def _value(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -228,6 +228,7 @@ def eigen_pow_float32(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     if x.numel() == 1 and y.numel() == 1:    # the common scalar case, without numpy
         a, b = (0.0 * v if abs(v) < _TINY else v for v in (x.item(), y.item()))
         value = _POWF(a, b) if _POWF is not None else float(np.power(F32(a), F32(b)))
+        value = 0.0 * value if abs(value) < _TINY else value
         return torch.tensor(value, dtype=torch.float32).reshape(shape)
     out = _value(x.detach().numpy(), y.detach().numpy())
     return torch.from_numpy(out).reshape(shape)
