@@ -284,8 +284,33 @@ def pow_kernel(node: Any, kctx: Any) -> Callable[[torch.Tensor, torch.Tensor], t
     return _CONVERT_POW.get(_grappler_exponent(node, kctx), tf_pow)
 
 
+class _EigenPow(torch.autograd.Function):
+    """The replayed value, differentiable: TF's `_PowGrad` in torch ops (which call
+    `tf_pow` again), so gradients of gradients (hessians) reach through it."""
+
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        z = eigen_pow_float32(x, y)
+        ctx.save_for_backward(x, y, z)
+        return z
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> Tuple[Optional[torch.Tensor], ...]:
+        x, y, z = ctx.saved_tensors
+        gx = gy = None
+        if ctx.needs_input_grad[0]:
+            gx = (grad * y * tf_pow(x, y - 1)).sum_to_size(x.shape)
+        if ctx.needs_input_grad[1]:
+            positive = x > 0
+            log_x = torch.where(positive, torch.log(torch.where(positive, x, 1.0)), 0.0)
+            gy = (grad * z * log_x).sum_to_size(y.shape)
+        return gx, gy
+
+
 def tf_pow(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """The `Pow` kernel: TF's CPU float32 values where `emulated`, else torch's `pow`."""
-    if emulated(x, y):
-        return eigen_pow_float32(x, y)
-    return torch.pow(x, y)
+    if not emulated(x, y):
+        return torch.pow(x, y)
+    if torch.is_grad_enabled() and (x.requires_grad or y.requires_grad):
+        return _EigenPow.apply(x, y)
+    return eigen_pow_float32(x, y)
