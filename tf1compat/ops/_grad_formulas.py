@@ -24,6 +24,7 @@ from typing import Any, Callable, Optional
 import torch
 
 from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
+from tf1compat.ops._eigen_pow import tf_pow
 from tf1compat.ops._kernels import dynamo_tracing
 
 __all__ = ["sum_to", "broadcast_formula", "tf_broadcast_binary",
@@ -55,7 +56,7 @@ def _max_min_grad(select_x: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
 def _pow_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor) -> tuple:
-    gx = g * y * torch.pow(x, y - 1)
+    gx = g * y * tf_pow(x, y - 1)      # TF's gradient calls its Pow kernel
     if x.is_complex():
         mask = x != 0
     else:

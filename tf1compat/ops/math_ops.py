@@ -30,7 +30,7 @@ from tf1compat.ops._grad_formulas import (atan2_formula, broadcast_formula, maxi
                                           minimum_formula, mul_no_nan_formula, pow_formula,
                                           real_div_formula, xdivy_formula, xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
-from tf1compat.ops import dispatch
+from tf1compat.ops import _eigen_pow, dispatch
 from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
@@ -101,7 +101,7 @@ def binary(op_type: str, fn: Callable[..., Any], types: Any = NUMBER,
     element = "T" if type_attrs else types.name
     declare(op_type, inputs=[f"{first}: {element}", f"{second}: {element}"],
             outputs=[f"{out}: {element}"], attrs=type_attrs, shape=broadcast_rule,
-            kernel=fixed(fn), kernel_error=incompatible_shapes, **facts)
+            kernel=facts.pop("kernel", fixed(fn)), kernel_error=incompatible_shapes, **facts)
 
     def wrapper(x: Any, y: Any, name: Optional[str] = None) -> Tensor:
         return apply_op1(op_type, [x, y], name=name)
@@ -210,9 +210,9 @@ truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode=
                       grad="none")
 floor_mod = binary("FloorMod", torch.remainder, REAL, grad_names=broadcast_names(Pass(0), "mul"))
 truncate_mod = binary("TruncateMod", torch.fmod, REAL, grad="unregistered")
-pow_ = binary("Pow", torch.pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16),
-              grad_names=broadcast_names("mul_1", "mul_3"), grad_formula=pow_formula,
-              flops=flops.per_output_element())
+pow_ = binary("Pow", _eigen_pow.tf_pow, FLOAT_COMPLEX + (D.int32, D.int64, D.int8, D.int16),
+              kernel=_eigen_pow.pow_kernel, grad_names=broadcast_names("mul_1", "mul_3"),
+              grad_formula=pow_formula, flops=flops.per_output_element())
 maximum_ = binary("Maximum", torch.maximum, REAL, grad_formula=maximum_formula,
                   grad_names=broadcast_names("SelectV2", "SelectV2_1"),
                   flops=flops.per_output_element())
