@@ -34,7 +34,7 @@ __all__ = ["MAX_ELEMENTS", "eigen_pow_float32", "emulated", "pow_kernel", "tf_po
 
 F32 = np.float32
 _PACKET = 8                       # floats per AVX packet in TF's x86 CPU build
-MAX_ELEMENTS = 1 << 16            # larger powers keep torch's pow (see `emulated`)
+MAX_ELEMENTS = 1 << 12            # larger powers keep torch's pow (see `emulated`)
 _TINY = F32(2.0 ** -126)          # smallest normal float32
 _LN2 = 0.693147180559945309417232121458176568
 
