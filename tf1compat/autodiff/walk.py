@@ -29,6 +29,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops.resource_variable_ops import handle_shape
 
 __all__ = ["GradValue", "SparsePart", "WalkResult", "walk", "Namer", "GRADIENT_OP_TYPES"]
 
@@ -113,6 +114,12 @@ def _summed_shape(op: Operation, contribs: List[GradValue]) -> TensorShape:
                              f"of '{op.name}' cannot be summed")
         shape = shape.merge_with(g.shape)
     return shape
+
+
+def _slices_shape(t_in: Tensor) -> TensorShape:
+    """The dense shape of the slices a gather of `t_in` gets: a resource variable's own
+    shape, not its handle's `()`, so that they sum with the dense gradient of its reads."""
+    return handle_shape(t_in) if t_in.dtype.base_dtype == D.resource else t_in.shape
 
 
 def _tensor_name(op_name: str) -> str:
@@ -266,12 +273,12 @@ class _Walker:
                 # TF's _GatherNdGrad, _ResourceGatherNdGrad: the incoming gradient,
                 # squeezed indices.
                 incoming = out_grads[0].name
-                value = GradValue(incoming, t_in.shape,
+                value = GradValue(incoming, _slices_shape(t_in),
                                   parts=[SparsePart(op, grad_scope, incoming)],
                                   values_name=incoming,
                                   indices_name=_tensor_name(grad_scope + "Squeeze"))
             elif entry is SPARSE:
-                value = GradValue(_tensor_name(grad_scope + "Reshape"), t_in.shape,
+                value = GradValue(_tensor_name(grad_scope + "Reshape"), _slices_shape(t_in),
                                   parts=[SparsePart(op, grad_scope)],
                                   values_name=_tensor_name(grad_scope + "Reshape"),
                                   indices_name=_tensor_name(grad_scope + "Reshape_1"))
