@@ -12,6 +12,8 @@ script), char-rnn and the DNC run under real TF and tf1compat (session realcode-
 
 import numpy as np
 
+from tests.golden.harness import catch
+
 
 def _tied_embedding_lm(tf, tokens, use_resource):
     """gpt-2's shape in small: a token table gathered by the input and reused, transposed,
@@ -56,3 +58,27 @@ def case_tied_resource_embedding_gradient(tf):
                 sess.run(step)
                 out[key]["after_step"] = sess.run([loss, table])
     return out
+
+
+def case_list_argument_dtype_errors(tf):
+    """A list argument whose values have different dtypes names them all, as TF's op helper
+    does (the DNC's util.batch_gather concatenates an int32 range with int64 indices)."""
+    def build(values):
+        return lambda: tf.concat(values(), 0)
+    return {
+        "concat_int32_int64": catch(build(lambda: [tf.constant([1]), tf.constant([2], tf.int64)]),
+                                    message=True),
+        "concat_three": catch(build(lambda: [tf.constant([1.0]), tf.constant([2.0]),
+                                             tf.constant([3], tf.int64)]), message=True),
+        "concat_python_float": catch(build(lambda: [tf.constant([1]), [2.5]]), message=True),
+        "concat_none": catch(build(lambda: [tf.constant([1]), None]), message=True),
+        "concat_numpy_int64": catch(build(lambda: [tf.constant([1]), np.array([2], np.int64)]),
+                                    message=True),
+        "stack": catch(lambda: tf.stack([tf.constant(1), tf.constant(2, tf.int64)]),
+                       message=True),
+        "add_n": catch(lambda: tf.add_n([tf.constant(1.0), tf.constant(2.0, tf.float64)]),
+                       message=True),
+        "dynamic_stitch_int64_indices": catch(lambda: tf.dynamic_stitch(
+            [tf.constant([0], tf.int64), tf.constant([1])], [tf.constant([1.0]),
+                                                             tf.constant([2.0])]), message=True),
+    }
