@@ -220,3 +220,41 @@ def test_gradient_penalty_through_dynamic_rnn_keeps_tf1compats_form(caplog):
     assert any("differentiated again (create_graph)" in w for w in warned), warned
     imported_gradient_matches(gd, grad, {"seq:0": graph_second_order_cases.SEQ[:2]},
                               "init")
+
+
+def _finite_difference_second_order(w: np.ndarray, x0: np.ndarray) -> np.ndarray:
+    """d/dw sum(dL/dx * w) for L = sum(h_3), h_{k+1} = tanh(h_k * w + x), h_0 = x."""
+    def grad_x(w_: np.ndarray) -> np.ndarray:
+        def loss(x: np.ndarray) -> float:
+            h = x.copy()
+            for _ in range(3):
+                h = np.tanh(h * w_ + x)
+            return float(h.sum())
+        eye = np.eye(3) * 1e-6
+        return np.array([(loss(x0 + e) - loss(x0 - e)) / 2e-6 for e in eye])
+    eye = np.eye(3) * 1e-4
+    return np.array([((grad_x(w + e) * (w + e)).sum() - (grad_x(w - e) * (w - e)).sum())
+                     / 2e-4 for e in eye])
+
+
+@pytest.mark.parametrize("use_resource", [False, True])
+def test_second_order_through_a_loop_reading_a_variable(use_resource):
+    """The variable read in the body gets both terms of d/dw sum(g(w) * w): a resource
+    variable's handle takes the variable's shape (it failed with 'Shapes (3,) and ()').
+    (TF 2.21's control flow v2 drops the dg/dw term for a resource variable here; TF 1.x
+    raises TypeError for any second-order loop gradient: the finite difference decides.)"""
+    w0 = np.array([0.5, -1.0, 2.0])
+    x0 = np.array([1.0, 2.0, 3.0])
+    with tf.Graph().as_default():
+        w = tf.get_variable("w", initializer=tf.constant(w0, tf.float64),
+                            use_resource=use_resource)
+        x = tf.constant(x0)
+        out = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.tanh(h * w + x)),
+                            [0, x])[1]
+        g = tf.gradients(tf.reduce_sum(out), x)[0]
+        gg = tf.gradients(tf.reduce_sum(g * w), w)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(gg)
+    np.testing.assert_allclose(value, _finite_difference_second_order(w0, x0), rtol=1e-3,
+                               atol=1e-5)

@@ -29,6 +29,7 @@ from tf1compat.framework import dtypes as D
 from tf1compat.framework.operation import Operation
 from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_shape import TensorShape
+from tf1compat.ops.resource_variable_ops import handle_shape
 from tf1compat.runtime.plan import is_pure_alias
 
 __all__ = ["GradValue", "SparsePart", "WalkResult", "walk", "Namer", "GRADIENT_OP_TYPES"]
@@ -114,6 +115,13 @@ def _summed_shape(op: Operation, contribs: List[GradValue]) -> TensorShape:
                              f"of '{op.name}' cannot be summed")
         shape = shape.merge_with(g.shape)
     return shape
+
+
+def _slices_shape(t_in: Tensor) -> TensorShape:
+    """The shape of a gradient arriving at input `t_in`: a resource variable's own shape,
+    not its handle's `()`, where it arrives at the handle itself (the slices of a gather,
+    a While op reading the variable), so that it sums with the gradient of its reads."""
+    return handle_shape(t_in) if t_in.dtype.base_dtype == D.resource else t_in.shape
 
 
 def _tensor_name(op_name: str) -> str:
@@ -267,12 +275,12 @@ class _Walker:
                 # TF's _GatherNdGrad, _ResourceGatherNdGrad: the incoming gradient,
                 # squeezed indices.
                 incoming = out_grads[0].name
-                value = GradValue(incoming, t_in.shape,
+                value = GradValue(incoming, _slices_shape(t_in),
                                   parts=[SparsePart(op, grad_scope, incoming)],
                                   values_name=incoming,
                                   indices_name=_tensor_name(grad_scope + "Squeeze"))
             elif entry is SPARSE:
-                value = GradValue(_tensor_name(grad_scope + "Reshape"), t_in.shape,
+                value = GradValue(_tensor_name(grad_scope + "Reshape"), _slices_shape(t_in),
                                   parts=[SparsePart(op, grad_scope)],
                                   values_name=_tensor_name(grad_scope + "Reshape"),
                                   indices_name=_tensor_name(grad_scope + "Reshape_1"))
@@ -281,7 +289,7 @@ class _Walker:
             elif isinstance(entry, GradValue):
                 value = entry
             else:
-                value = GradValue(_tensor_name(grad_scope + entry), t_in.shape)
+                value = GradValue(_tensor_name(grad_scope + entry), _slices_shape(t_in))
             if value is not None and not value.is_sparse and t_in.dtype.base_dtype != D.resource:
                 check_input_grad(op, i, t_in.shape, value.shape)
             if gated and value is not None and not value.is_sparse:

@@ -83,20 +83,48 @@ def bind_inputs(op_def: _op_def.OpDef, inputs: Sequence[Any], attrs: dict,
                 attrs[spec.type_list_attr] = [t.dtype.base_dtype for t in tensors]
             else:
                 # A list of one type: take the dtype from the first tensor among the values.
-                if spec.type_attr is not None and spec.type_attr not in attrs:
+                earlier = spec.type_attr in attrs
+                if spec.type_attr is not None and not earlier:
                     for v in values:
                         if isinstance(v, Tensor) or hasattr(v, "_as_graph_element"):
                             attrs[spec.type_attr] = convert_to_tensor(v).dtype.base_dtype
                             break
-                for k, v in enumerate(values):
-                    # TF names converted list elements "<arg>_<index>" (concat/values_1).
-                    tensors.append(convert_one(op_def, spec, v, attrs, len(flat) + k,
-                                               f"{spec.name}_{k}"))
+                try:
+                    for k, v in enumerate(values):
+                        # TF names converted list elements "<arg>_<index>" (concat/values_1).
+                        tensors.append(convert_one(op_def, spec, v, attrs, len(flat) + k,
+                                                   f"{spec.name}_{k}"))
+                except (TypeError, ValueError):
+                    if eager:
+                        raise
+                    raise _list_type_error(op_def, spec, values, attrs, earlier) from None
         else:
             tensors = [convert_one(op_def, spec, value, attrs, len(flat), None)]
         groups.append(list(range(len(flat), len(flat) + len(tensors))))
         flat.extend(tensors)
     return flat, groups
+
+
+def _list_type_error(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, values: List[Any],
+                     attrs: dict, earlier: bool) -> TypeError:
+    """TF's TypeError for a list argument whose values do not convert to one dtype: it
+    names every value's own dtype (`tf.concat` of an int32 and an int64 tensor)."""
+    from tf1compat.framework.tensor_conversion import convert_to_tensor
+    observed = []
+    for v in values:
+        try:
+            observed.append(convert_to_tensor(v, as_ref=spec.is_ref).dtype.base_dtype.name)
+        except (TypeError, ValueError):
+            observed.append("<NOT CONVERTIBLE TO TENSOR>")
+    prefix = (f"Tensors in list passed to '{spec.name}' of '{op_def.type}' Op have types "
+              f"[{', '.join(observed)}]")
+    if spec.fixed_dtype is not None:
+        return TypeError(f"{prefix} that do not match expected type {spec.fixed_dtype.name}.")
+    if earlier:
+        want = _dtypes.as_dtype(attrs[spec.type_attr])
+        return TypeError(f"{prefix} that do not match type {want.name} inferred from earlier "
+                         "arguments.")
+    return TypeError(f"{prefix} that don't all match.")
 
 
 def preferred_dtype(op_def: _op_def.OpDef, spec: _op_def.ArgSpec, value: Any) -> Any:
