@@ -28,6 +28,7 @@ from typing import Any, List, Tuple
 import torch
 
 from tf1compat.ops._kernels import dynamo_tracing, is_fake_tensor
+from tf1compat.ops._tiled_pool import tiled_max_pool2d, tiles
 
 __all__ = ["max_pool2d", "in_compiled_graph", "has_non_finite_window", "tf_window_input"]
 
@@ -121,5 +122,9 @@ def in_compiled_graph() -> bool:
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
                padding: List[int]) -> torch.Tensor:
     """`F.max_pool2d(x, ksize, strides, padding)` ([N, C, H, W], symmetric padding) with
-    ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf."""
+    ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf; windows that
+    tile `x`, while torch.compile traces, as elementwise ops inductor fuses
+    (ops/_tiled_pool.py)."""
+    if tiles(x, ksize, strides, padding) and in_compiled_graph():
+        return tiled_max_pool2d(x, ksize)
     return _max_pool2d(x, list(ksize), list(strides), list(padding))[0]

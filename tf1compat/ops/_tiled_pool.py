@@ -1,0 +1,96 @@
+"""2-D max pooling over non-overlapping windows as elementwise torch ops, for compiled graphs.
+
+Where the windows tile the input (strides equal to the window, no padding: the 2x2
+stride-2 VALID pools of a CNN), each output is the maximum of kh * kw strided slices of
+the input, one per window position, and its gradient goes back to one of those positions.
+Written as `torch.where` over the slices, inductor computes the forward in one loop over
+the output, and the gradient in one loop over the input that also takes in the Relu
+gradient before it (the fused Conv2D + BiasAdd + Relu's backward leaves that
+`threshold_backward` to the graph, ops/nn_conv_bias.py): ATen's kernels behind the custom
+ops of `_traced_pool` write int64 indices, fill the input gradient with zeros and scatter
+into it, and the Relu gradient is one more pass over the input. The benchmark CNN's two
+pools, one thread: forward 0.76 -> 0.36 and 0.22 -> 0.14 ms, gradient with the Relu's
+1.07 -> 0.52 and 0.40 -> 0.22 ms (docs/performance.md, "CNN step, session 27").
+
+The values are those of ATen's kernels under TF's rule (`_traced_pool`'s docstring): a
+window's maximum starts at the lowest finite value and takes a position's value only
+where it is strictly greater, so NaN and -inf never win, ties go to the first position in
+row-major window order, and a window where nothing wins gives the lowest finite value
+with its gradient at the window's first position. The gradient is the pooled gradient at
+each window's winning position plus zero, as ATen's kernel adds it into zeros (a -0.0
+gradient comes back +0.0), and zero elsewhere, rows and columns past the last whole
+window included.
+
+The winning position is kept as a float offset (0 .. kh * kw - 1) of the input's dtype:
+inductor's CPU code for an int8 or int64 offset beside float data is not vectorized
+(4.5 ms for the first pool's forward, against 0.36 ms).
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Tuple
+
+import torch
+
+__all__ = ["tiles", "tiled_max_pool2d"]
+
+# At most this many positions per window (each is one slice the loops read): every CNN
+# pool seen tiles with 2x2 or 3x3 windows.
+_MAX_POSITIONS = 16
+
+
+def tiles(x: torch.Tensor, ksize: List[int], strides: List[int], padding: List[int]) -> bool:
+    """Whether `tiled_max_pool2d` computes this max pool of `x` ([N, C, H, W])."""
+    return (list(ksize) == list(strides) and not any(padding)
+            and ksize[0] * ksize[1] <= _MAX_POSITIONS
+            and x.dtype in (torch.float32, torch.float64) and x.dim() == 4)
+
+
+def _slices(x: torch.Tensor, kh: int, kw: int) -> List[torch.Tensor]:
+    """The window positions' strided slices of `x`, in row-major window order."""
+    rows, cols = x.shape[2] // kh * kh, x.shape[3] // kw * kw
+    return [x[:, :, i:rows:kh, j:cols:kw] for i in range(kh) for j in range(kw)]
+
+
+class _TiledMaxPool(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, kh: int, kw: int) -> torch.Tensor:
+        lowest = torch.finfo(x.dtype).min
+        best: Any = lowest
+        offset: Any = 0.0
+        for k, s in enumerate(_slices(x, kh, kw)):
+            wins = s > best
+            best = torch.where(wins, s, best)
+            offset = torch.where(wins, float(k), offset) if k else \
+                torch.zeros_like(s)      # nothing wins: the first position takes it
+        ctx.save_for_backward(offset)
+        ctx.window = (kh, kw, x.shape,
+                      torch.channels_last if x.dim() == 4 and x.stride(1) == 1 and
+                      x.is_contiguous(memory_format=torch.channels_last)
+                      else torch.contiguous_format)
+        return best
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> Tuple[Any, None, None]:
+        offset, = ctx.saved_tensors
+        kh, kw, shape, layout = ctx.window
+        n, c, h, w = shape
+        ho, wo = offset.shape[2], offset.shape[3]
+        up = [n, c, ho, kh, wo, kw]
+        # Each input position's window offset, and the window's offset and gradient.
+        rows = torch.arange(kh, dtype=grad.dtype, device=grad.device).view(1, 1, 1, kh, 1, 1)
+        cols = torch.arange(kw, dtype=grad.dtype, device=grad.device).view(1, 1, 1, 1, 1, kw)
+        position = rows * kw + cols
+        taken = offset[:, :, :, None, :, None].expand(up) == position
+        out = torch.where(taken, grad[:, :, :, None, :, None].expand(up) + 0.0, 0.0)
+        out = out.reshape(n, c, ho * kh, wo * kw)
+        if ho * kh != h or wo * kw != w:
+            out = torch.nn.functional.pad(out, [0, w - wo * kw, 0, h - ho * kh])
+        # In the input's layout, as ATen's kernel writes it: the convolution gradient
+        # that reads it then runs the same oneDNN kernel as op by op.
+        return out.contiguous(memory_format=layout), None, None
+
+
+def tiled_max_pool2d(x: torch.Tensor, ksize: List[int]) -> torch.Tensor:
+    """The max pool of `x` ([N, C, H, W]) over windows `ksize` tiling it (`tiles`)."""
+    return _TiledMaxPool.apply(x, int(ksize[0]), int(ksize[1]))
