@@ -77,7 +77,8 @@ class _TiledMaxPool(torch.autograd.Function):
         n, c, h, w = shape
         ho, wo = offset.shape[2], offset.shape[3]
         up = [n, c, ho, kh, wo, kw]
-        # Each input position's window offset, and the window's offset and gradient.
+        # Each input position's offset in its window against the window's winner; the
+        # winner's gradient plus zero, as ATen's kernel adds it into zeros (-0.0 -> +0.0).
         rows = torch.arange(kh, dtype=grad.dtype, device=grad.device).view(1, 1, 1, kh, 1, 1)
         cols = torch.arange(kw, dtype=grad.dtype, device=grad.device).view(1, 1, 1, 1, 1, kw)
         position = rows * kw + cols

@@ -7,7 +7,10 @@ thread with them against 18.7 ms with ATen's kernels (docs/performance.md, "Thir
 session: CNN"). Behind these custom ops the compiled graph
 calls ATen's forward and backward kernels, the ones op by op (and a hand-written torch
 step) run, so values are the same and inductor still fuses what surrounds them.
-Only the MaxPool kernel uses them: while torch.compile traces (`in_compiled_graph`; a
+Windows that tile the input (a CNN's 2x2 stride-2 VALID pools) are the exception:
+ops/_tiled_pool.py writes them as elementwise ops, which inductor turns into loops faster
+than these kernels, fused with the ReLU gradient beside them. Only the MaxPool kernel
+uses the custom ops: while torch.compile traces (`in_compiled_graph`; a
 program torch.export captures keeps ATen's op, so that it runs without tf1compat), and op
 by op for the rare input where TF's rule for NaN and -inf (`tf_window_input`) changes the
 result.

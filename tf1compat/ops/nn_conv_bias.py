@@ -16,10 +16,11 @@ The plan finds the chains (runtime/plan_rewrites.py `fused_chains`, through the
 primitive - for float32 NHWC inputs on the CPU, and the three ops' own kernels otherwise
 (CUDA, other dtypes, grouped convolutions, torch builds without the op, torch.export).
 Inside a compiled graph it is a custom op, so torch.compile's inductor calls it as one
-extern kernel, and its gradient is one custom op too (op by op, an autograd function with
-the same forward and backward): ReLU's `threshold_backward` on the output,
-`convolution_backward` for the input and filter, and the bias gradient as BiasAddGrad's
-sum over all but the channel axis.
+extern kernel; its gradient is ReLU's `threshold_backward` on the output, left in the
+traced graph (inductor fuses it with the gradient of a max pool that reads the output,
+ops/_tiled_pool.py), then one custom op: `convolution_backward` for the input and filter
+and the bias gradient as BiasAddGrad's sum over all but the channel axis. Op by op an
+autograd function has the same forward and backward.
 """
 
 from __future__ import annotations
