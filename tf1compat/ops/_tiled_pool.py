@@ -1,8 +1,10 @@
 """2-D max pooling over non-overlapping windows as elementwise torch ops, for compiled graphs.
 
-Where the windows tile the input (strides equal to the window, no padding: the 2x2
-stride-2 VALID pools of a CNN), each output is the maximum of kh * kw strided slices of
-the input, one per window position, and its gradient goes back to one of those positions.
+Where the windows tile the input (strides equal to the window, no padding left to torch:
+the 2x2 stride-2 VALID pools of a CNN, and SAME pools whose padding nn_pool.py writes into
+the input as -inf, which never wins), each output is the maximum of
+kh * kw strided slices of the input, one per window position, and its gradient goes back
+to one of those positions.
 Written as `torch.where` over the slices, inductor computes the forward in one loop over
 the output, and the gradient in one loop over the input that also takes in the Relu
 gradient before it (the fused Conv2D + BiasAdd + Relu's backward leaves that
