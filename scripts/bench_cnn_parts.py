@@ -12,9 +12,7 @@ in turn (TF: 8 copies in one function, less an 8-copy identity function's time; 
 calls over the 8 copies), so neither side reads inputs the previous call left in cache.
 Figures are the best of 7 blocks by `time.process_time`; the table is the median over
 rounds. Weights and activations have the step's shapes (batch 32; NHWC, the torch side
-takes the channels_last views tf1compat's kernels take). The "tiled" rows are what the
-compiled step runs for a pool and the ReLU gradient before it (inductor's loops); compare
-them with TF's "max pool N + gradient" plus "relu gradient N".
+takes the channels_last views tf1compat's kernels take).
 """
 
 from __future__ import annotations
@@ -156,17 +154,6 @@ def _torch_parts() -> Dict[str, float]:
         a = v["a" + n]
         return aten.threshold_backward(a[i], a[(i + 1) % COPIES], 0)
 
-    # The compiled step's form (ops/_tiled_pool.py): a ReLU's output pooled, forward and
-    # gradient with the ReLU's gradient, as inductor fuses them (the ReLU itself is the
-    # fused convolution's post-op there; its forward here is one more small loop).
-    from tf1compat.ops._tiled_pool import tiled_max_pool2d
-    tiled = torch.compile(lambda a: tiled_max_pool2d(torch.relu(a), [2, 2]), dynamic=False)
-    leaves = {n: [a.detach().requires_grad_() for a in v["a" + n]] for n in "12"}
-
-    def tiled_pool_relu_grad(i: int, n: str) -> Any:
-        a = leaves[n][i]
-        return torch.autograd.grad(tiled(a), a, v["g" + n][i])
-
     pieces: Dict[str, Callable[[int], Any]] = {
         "conv1 alone": lambda i: conv2d(v["x1"][i], v["w1"][i], None, 1, 2),
         "conv1 + bias + relu": lambda i: conv(i, "1"),
@@ -181,8 +168,6 @@ def _torch_parts() -> Dict[str, float]:
         "max pool 2 + gradient": lambda i: pool_grad(i, "2"),
         "relu gradient 1": lambda i: relu_grad(i, "1"),
         "relu gradient 2": lambda i: relu_grad(i, "2"),
-        "pool 1 + gradient + relu gradient, tiled": lambda i: tiled_pool_relu_grad(i, "1"),
-        "pool 2 + gradient + relu gradient, tiled": lambda i: tiled_pool_relu_grad(i, "2"),
         "bias gradient 1": lambda i: v["a1"][i].sum((0, 2, 3)),
         "bias gradient 2": lambda i: v["a2"][i].sum((0, 2, 3)),
         "dense 1 + bias + relu": lambda i: torch.relu(v["xd"][i] @ v["wd"][i] + v["bd"][i]),

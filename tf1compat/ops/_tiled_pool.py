@@ -23,9 +23,10 @@ each window's winning position plus zero, as ATen's kernel adds it into zeros (a
 gradient comes back +0.0), and zero elsewhere, rows and columns past the last whole
 window included.
 
-The winning position is kept as a float offset (0 .. kh * kw - 1) of the input's dtype:
-inductor's CPU code for an int8 or int64 offset beside float data is not vectorized
-(4.5 ms for the first pool's forward, against 0.36 ms).
+The gradient finds each window's winning position again from the input, as a float
+offset (0 .. kh * kw - 1) of the input's dtype: inductor's CPU code for an int8 or int64
+offset, or bool masks, beside float data is not vectorized (4.5 ms for the first pool's
+forward with an int8 offset, against 0.36 ms).
 """
 
 from __future__ import annotations
@@ -54,30 +55,44 @@ def _slices(x: torch.Tensor, kh: int, kw: int) -> List[torch.Tensor]:
     return [x[:, :, i:rows:kh, j:cols:kw] for i in range(kh) for j in range(kw)]
 
 
+def _winners(x: torch.Tensor, kh: int, kw: int) -> Tuple[torch.Tensor, Any]:
+    """Each window's maximum under TF's rule, and the offset of the position it came from
+    (0 where nothing wins: the first position takes the gradient)."""
+    best: Any = torch.finfo(x.dtype).min
+    offset: Any = 0.0
+    # The offset stays a scalar until a later position can win: a tensor made from a
+    # strided slice (zeros_like) would be laid out NCHW beside channels_last data, and
+    # inductor's loops over the two layouts at once ran 10x slower.
+    for k, s in enumerate(_slices(x, kh, kw)):
+        wins = s > best
+        best = torch.where(wins, s, best)
+        if k:
+            offset = torch.where(wins, float(k), offset)
+    return best, offset
+
+
 class _TiledMaxPool(torch.autograd.Function):
+    """The pool; its backward finds the winners again from the input, which the
+    gradient of the ReLU before the pool reads anyway. Saving the offsets (or, as
+    AOTAutograd's partitioner picks, the comparisons' bool masks) made inductor's
+    gradient loop read bool or mixed data without vector code: 13 ms instead of 0.5 ms
+    for the benchmark CNN's first pool."""
+
     @staticmethod
     def forward(ctx: Any, x: torch.Tensor, kh: int, kw: int) -> torch.Tensor:
-        lowest = torch.finfo(x.dtype).min
-        best: Any = lowest
-        offset: Any = 0.0
-        for k, s in enumerate(_slices(x, kh, kw)):
-            wins = s > best
-            best = torch.where(wins, s, best)
-            offset = torch.where(wins, float(k), offset) if k else \
-                torch.zeros_like(s)      # nothing wins: the first position takes it
-        ctx.save_for_backward(offset)
-        ctx.window = (kh, kw, x.shape,
-                      torch.channels_last if x.dim() == 4 and x.stride(1) == 1 and
-                      x.is_contiguous(memory_format=torch.channels_last)
-                      else torch.contiguous_format)
-        return best
+        ctx.save_for_backward(x)
+        ctx.window = (kh, kw)
+        return _winners(x, kh, kw)[0]
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> Tuple[Any, None, None]:
-        offset, = ctx.saved_tensors
-        kh, kw, shape, layout = ctx.window
-        n, c, h, w = shape
-        ho, wo = offset.shape[2], offset.shape[3]
+        x, = ctx.saved_tensors
+        kh, kw = ctx.window
+        best, offset = _winners(x.detach(), kh, kw)
+        if not isinstance(offset, torch.Tensor):      # a 1x1 window
+            offset = torch.zeros_like(best)
+        n, c, h, w = x.shape
+        ho, wo = best.shape[2], best.shape[3]
         up = [n, c, ho, kh, wo, kw]
         # Each input position's offset in its window against the window's winner; the
         # winner's gradient plus zero, as ATen's kernel adds it into zeros (-0.0 -> +0.0).
@@ -91,6 +106,8 @@ class _TiledMaxPool(torch.autograd.Function):
             out = torch.nn.functional.pad(out, [0, w - wo * kw, 0, h - ho * kh])
         # In the input's layout, as ATen's kernel writes it: the convolution gradient
         # that reads it then runs the same oneDNN kernel as op by op.
+        layout = torch.channels_last if x.is_contiguous(memory_format=torch.channels_last) \
+            and not x.is_contiguous() else torch.contiguous_format
         return out.contiguous(memory_format=layout), None, None
 
 
