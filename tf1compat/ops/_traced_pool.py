@@ -122,12 +122,27 @@ def in_compiled_graph() -> bool:
     return dynamo_tracing() and not (exporting is not None and exporting())
 
 
+# Read once while Dynamo traces, without a guard: the setting is patched only while the
+# plan compiles (a guard on it would fail at every run after).
+@torch.compiler.assume_constant_result
+def _gradient_in_graph() -> bool:
+    """Whether Dynamo traces `torch.autograd.grad` into the graph it builds (a merged
+    training step, a whole gradient plan: runtime/hot_plans.py), so the pool's gradient
+    is computed in the same graph as its forward. Where AOTAutograd splits forward and
+    backward instead (a forward segment compiled alone), its partitioner may keep the
+    tiled pool's comparisons as bool tensors, whose inductor loop is not vectorized
+    (ops/_tiled_pool.py): such graphs keep ATen's kernels."""
+    import torch._dynamo.config as dynamo_config
+    return bool(getattr(dynamo_config, "trace_autograd_ops", False))
+
+
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
                padding: List[int]) -> torch.Tensor:
     """`F.max_pool2d(x, ksize, strides, padding)` ([N, C, H, W], symmetric padding) with
     ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf; windows that
-    tile `x`, while torch.compile traces, as elementwise ops inductor fuses
-    (ops/_tiled_pool.py)."""
-    if tiles(x, ksize, strides, padding) and in_compiled_graph():
+    tile `x`, while torch.compile traces a graph that holds their gradient too (or needs
+    none), as elementwise ops inductor fuses (ops/_tiled_pool.py)."""
+    if tiles(x, ksize, strides, padding) and in_compiled_graph() and (
+            _gradient_in_graph() or not (torch.is_grad_enabled() and x.requires_grad)):
         return tiled_max_pool2d(x, ksize)
     return _max_pool2d(x, list(ksize), list(strides), list(padding))[0]
