@@ -110,11 +110,14 @@ def test_cnn_trains_to_the_op_by_op_variables(compile_env):
         compile_env, build, lambda i: {"img:0": images, "lab:0": _Y[:8]}))
 
 
-@pytest.mark.parametrize("size", [8, 7], ids=["even", "odd_same_padding"])
-def test_a_cnn_step_pools_with_aten_kernels_in_one_graph(compile_env, size):
-    """Max pooling and its gradient stay ATen's kernels inside the compiled graph
-    (ops/_traced_pool.py; inductor's own pooling gradient is several times slower on
-    the CPU): one graph, no break, the op-by-op values."""
+@pytest.mark.parametrize("size,window", [(7, 2), (7, 3)],
+                         ids=["tiled_odd_same_padding", "overlapping"])
+def test_a_cnn_step_pools_in_one_graph(compile_env, size, window):
+    """Inside the compiled graph, windows that tile the input pool as elementwise ops
+    (ops/_tiled_pool.py; SAME padding at the end included), other pools as ATen's
+    kernels behind custom ops (ops/_traced_pool.py; inductor's own pooling gradient is
+    several times slower on the CPU; here overlapping windows): one graph, no break, the
+    op-by-op values."""
     from torch._dynamo.utils import counters
     from torch.profiler import profile
     compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
@@ -124,7 +127,7 @@ def test_a_cnn_step_pools_with_aten_kernels_in_one_graph(compile_env, size):
         x = tf.placeholder(tf.float32, [None, size, size, 2], name="img")
         y = tf.placeholder(tf.float32, [None, 3], name="lab")
         h = tf.layers.conv2d(x, 4, 3, padding="same", activation=tf.nn.relu)
-        h = tf.layers.max_pooling2d(h, 2, 2, padding="same")
+        h = tf.layers.max_pooling2d(h, window, 2, padding="same")
         logits = tf.layers.dense(tf.layers.flatten(h), 3)
         loss = tf.losses.softmax_cross_entropy(y, logits)
         return loss, tf.train.AdamOptimizer(0.01).minimize(loss)
@@ -144,7 +147,11 @@ def test_a_cnn_step_pools_with_aten_kernels_in_one_graph(compile_env, size):
             with profile() as prof:
                 sess.run(train, feeds)
     names = {e.key for e in prof.key_averages()}
-    assert {"tf1compat::max_pool2d", "tf1compat::max_pool2d_grad"} <= names, names
+    aten_pools = {"tf1compat::max_pool2d", "tf1compat::max_pool2d_grad"}
+    if window == 3:
+        assert aten_pools <= names, names
+    else:
+        assert not {n for n in names if "max_pool" in n}, names
 
 
 def test_the_traced_pooling_ops_equal_atens_to_the_second_order():

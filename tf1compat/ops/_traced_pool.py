@@ -7,7 +7,10 @@ thread with them against 18.7 ms with ATen's kernels (docs/performance.md, "Thir
 session: CNN"). Behind these custom ops the compiled graph
 calls ATen's forward and backward kernels, the ones op by op (and a hand-written torch
 step) run, so values are the same and inductor still fuses what surrounds them.
-Only the MaxPool kernel uses them: while torch.compile traces (`in_compiled_graph`; a
+Windows that tile the input (a CNN's 2x2 stride-2 VALID pools) are the exception:
+ops/_tiled_pool.py writes them as elementwise ops, which inductor turns into loops faster
+than these kernels, fused with the ReLU gradient beside them. Only the MaxPool kernel
+uses the custom ops: while torch.compile traces (`in_compiled_graph`; a
 program torch.export captures keeps ATen's op, so that it runs without tf1compat), and op
 by op for the rare input where TF's rule for NaN and -inf (`tf_window_input`) changes the
 result.
@@ -28,6 +31,7 @@ from typing import Any, List, Tuple
 import torch
 
 from tf1compat.ops._kernels import dynamo_tracing, is_fake_tensor
+from tf1compat.ops._tiled_pool import tiled_max_pool2d, tiles
 
 __all__ = ["max_pool2d", "in_compiled_graph", "has_non_finite_window", "tf_window_input"]
 
@@ -118,8 +122,27 @@ def in_compiled_graph() -> bool:
     return dynamo_tracing() and not (exporting is not None and exporting())
 
 
+# Read once while Dynamo traces, without a guard: the setting is patched only while the
+# plan compiles (a guard on it would fail at every run after).
+@torch.compiler.assume_constant_result
+def _gradient_in_graph() -> bool:
+    """Whether Dynamo traces `torch.autograd.grad` into the graph it builds (a merged
+    training step, a whole gradient plan: runtime/hot_plans.py), so the pool's gradient
+    is computed in the same graph as its forward. Where AOTAutograd splits forward and
+    backward instead (a forward segment compiled alone), its partitioner may keep the
+    tiled pool's comparisons as bool tensors, whose inductor loop is not vectorized
+    (ops/_tiled_pool.py): such graphs keep ATen's kernels."""
+    import torch._dynamo.config as dynamo_config
+    return bool(getattr(dynamo_config, "trace_autograd_ops", False))
+
+
 def max_pool2d(x: torch.Tensor, ksize: List[int], strides: List[int],
                padding: List[int]) -> torch.Tensor:
     """`F.max_pool2d(x, ksize, strides, padding)` ([N, C, H, W], symmetric padding) with
-    ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf."""
+    ATen's kernels inside a compiled graph, and TF's rule for NaN and -inf; windows that
+    tile `x`, while torch.compile traces a graph that holds their gradient too (or needs
+    none), as elementwise ops inductor fuses (ops/_tiled_pool.py)."""
+    if tiles(x, ksize, strides, padding) and in_compiled_graph() and (
+            _gradient_in_graph() or not (torch.is_grad_enabled() and x.requires_grad)):
+        return tiled_max_pool2d(x, ksize)
     return _max_pool2d(x, list(ksize), list(strides), list(padding))[0]

@@ -16,10 +16,11 @@ The plan finds the chains (runtime/plan_rewrites.py `fused_chains`, through the
 primitive - for float32 NHWC inputs on the CPU, and the three ops' own kernels otherwise
 (CUDA, other dtypes, grouped convolutions, torch builds without the op, torch.export).
 Inside a compiled graph it is a custom op, so torch.compile's inductor calls it as one
-extern kernel, and its gradient is one custom op too (op by op, an autograd function with
-the same forward and backward): ReLU's `threshold_backward` on the output,
-`convolution_backward` for the input and filter, and the bias gradient as BiasAddGrad's
-sum over all but the channel axis.
+extern kernel; its gradient is ReLU's `threshold_backward` on the output, left in the
+traced graph (inductor fuses it with the gradient of a max pool that reads the output,
+ops/_tiled_pool.py), then one custom op: `convolution_backward` for the input and filter
+and the bias gradient as BiasAddGrad's sum over all but the channel axis. Op by op an
+autograd function has the same forward and backward.
 """
 
 from __future__ import annotations
@@ -65,10 +66,12 @@ def _forward(x: torch.Tensor, w: torch.Tensor, b: torch.Tensor, padding: List[in
         x, w, b, padding, stride, dilation, 1, "relu" if relu else "none", [], None)
 
 
-def _gradients(grad: torch.Tensor, out: torch.Tensor, x: torch.Tensor, w: torch.Tensor,
-               padding: List[int], stride: List[int], dilation: List[int], relu: bool,
-               mask: List[bool]) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    g = torch.ops.aten.threshold_backward(grad, out, 0) if relu else grad
+def _conv_gradients(g: torch.Tensor, x: torch.Tensor, w: torch.Tensor, padding: List[int],
+                    stride: List[int], dilation: List[int], mask: List[bool]
+                    ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """The input and filter gradients (as `mask` asks) and the bias gradient of the
+    convolution with the bias inside, from the gradient `g` of its output (ReLU's
+    already applied)."""
     dx, dw, _ = torch.ops.aten.convolution_backward(
         g, x, w, None, stride, padding, dilation, False, [0, 0], 1, [mask[0], mask[1], False])
     # BiasAddGrad: the sum over every axis but the channels'.
@@ -76,12 +79,26 @@ def _gradients(grad: torch.Tensor, out: torch.Tensor, x: torch.Tensor, w: torch.
     return (x.new_empty(0) if dx is None else dx, w.new_empty(0) if dw is None else dw, db)
 
 
+# Inside compiled graphs one extern kernel; ReLU's gradient before it stays in the traced
+# graph, where inductor fuses it with the max pool gradient that feeds it (_tiled_pool).
+_conv_bias_grad = torch.library.custom_op("tf1compat::conv_bias_grad",
+                                          mutates_args=())(_conv_gradients)
+_conv_bias_grad.register_fake(_conv_gradients)
+
+
+def _gradients_by(conv_gradients: Callable[..., tuple]) -> Callable[..., tuple]:
+    def gradients(grad: torch.Tensor, out: torch.Tensor, x: torch.Tensor, w: torch.Tensor,
+                  padding: List[int], stride: List[int], dilation: List[int], relu: bool,
+                  mask: List[bool]) -> tuple:
+        g = torch.ops.aten.threshold_backward(grad, out, 0) if relu else grad
+        return conv_gradients(g, x, w, padding, stride, dilation, mask)
+    return gradients
+
+
+_gradients = _gradients_by(_conv_gradients)
 _conv_bias_act = torch.library.custom_op("tf1compat::conv_bias_act",
                                          mutates_args=())(_forward)
 _conv_bias_act.register_fake(_forward)
-_conv_bias_act_grad = torch.library.custom_op("tf1compat::conv_bias_act_grad",
-                                              mutates_args=())(_gradients)
-_conv_bias_act_grad.register_fake(_gradients)
 
 
 def _setup(ctx: Any, inputs: tuple, output: torch.Tensor) -> None:
@@ -100,7 +117,8 @@ def _backward_by(gradients: Callable[..., tuple]) -> Callable[[Any, torch.Tensor
     return backward
 
 
-_conv_bias_act.register_autograd(_backward_by(_conv_bias_act_grad), setup_context=_setup)
+_conv_bias_act.register_autograd(_backward_by(_gradients_by(_conv_bias_grad)),
+                                 setup_context=_setup)
 
 
 class _ConvBiasAct(torch.autograd.Function):
