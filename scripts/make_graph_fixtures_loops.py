@@ -4,9 +4,9 @@ nested three deep with conds in their bodies, loops in a cond in a cond in a loo
 TensorArrays read after writes at computed indices in a loop, top-level loops
 writing TensorArrays that enter them with elements, arrays split before a nested
 loop, arrays a nested loop writes read after it by read/gather/concat/size, and arrays
-written in a tf.cond of a loop body (at indices computed outside or inside the branches). Each saves the graph with
-TF's train op (its stacks and backward loops) and records two training steps from the
-file and TF's minimize of the imported loss.
+written in a tf.cond of a loop body (at indices computed outside or inside the branches).
+Each saves the graph with TF's train op (its stacks and backward loops) and records two
+training steps from the file and TF's minimize of the imported loss.
 
 Run with the TensorFlow venv (never in CI):
 
