@@ -5,9 +5,15 @@ whose gradient uses values of the same iteration. TF calls them when it differen
 the construct; tf1compat runs their gradient sub-graphs in the region's function with
 the iteration's values (autodiff/walk.py `build_region_custom`, grad_mode.py)."""
 
+import itertools
+
 import numpy as np
 
 from tests.golden.harness import tolerance
+
+# Gradient names registered by the cases: unique per run, since a process may run a case
+# twice (the checked replay) and TF's registry refuses a name registered before.
+_NAMES = itertools.count()
 
 X = np.array([0.3, -0.7, 1.2], np.float32)
 W = np.array([0.5, -1.5, 2.0], np.float32)
@@ -17,14 +23,16 @@ W = np.array([0.5, -1.5, 2.0], np.float32)
 def case_override_map_in_cond_and_while(tf):
     """An Identity overridden to a registered Python gradient (x3) at the top level, in a
     branch, in a loop body and in a tf.cond in a loop body."""
-    @tf.RegisterGradient("RegionCustomTriple")
+    triple = f"RegionCustomTriple{next(_NAMES)}"
+
+    @tf.RegisterGradient(triple)
     def _triple(op, grad):
         return grad * 3.0
     x = tf.constant(X, name="x")
     graph = tf.get_default_graph()
 
     def f():
-        with graph.gradient_override_map({"Identity": "RegionCustomTriple"}):
+        with graph.gradient_override_map({"Identity": triple}):
             return tf.reduce_sum(tf.identity(x) * x)
     top = f()
     in_cond = tf.cond(tf.constant(True), f, lambda: 0.0)

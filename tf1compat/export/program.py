@@ -222,6 +222,10 @@ class _ExportKernels:
         reason = problem_reason(op, self.torch_random)
         return kernel if reason is None else _blocked_kernel(op, reason)
 
+    def call_captures(self, op: Operation) -> List[Any]:
+        """Captured forward values the plan passes to `op`'s kernel (grad_mode.py)."""
+        return self.gradients.call_captures(op)
+
 
 def _ensure_python_gradient(op: Operation) -> None:
     """Builds the gradient sub-graph of an op whose gradient is a Python function
