@@ -72,9 +72,12 @@ class HeldStore(VariableStore):
 
     def release(self, key: str) -> None:
         """The held form of `key` -> TF's tensor in the dict."""
-        held = self._held.pop(key, None)
+        held = self._held.get(key)
         if held is not None:
+            # TF's tensor first, the held one dropped after: a reader that takes no lock
+            # (`__contains__`: "is it initialized?") always finds one of the two.
             dict.__setitem__(self, key, self._layouts[key].to_tf(held))
+            self._held.pop(key, None)
 
     def release_all(self) -> None:
         """Every held key back in TF's layout (a run of another plan is about to start)."""
