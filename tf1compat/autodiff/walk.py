@@ -117,7 +117,7 @@ def _summed_shape(op: Operation, contribs: List[GradValue]) -> TensorShape:
     return shape
 
 
-def _slices_shape(t_in: Tensor) -> TensorShape:
+def _arriving_shape(t_in: Tensor) -> TensorShape:
     """The shape of a gradient arriving at input `t_in`: a resource variable's own shape,
     not its handle's `()`, where it arrives at the handle itself (the slices of a gather,
     a While op reading the variable), so that it sums with the gradient of its reads."""
@@ -275,12 +275,12 @@ class _Walker:
                 # TF's _GatherNdGrad, _ResourceGatherNdGrad: the incoming gradient,
                 # squeezed indices.
                 incoming = out_grads[0].name
-                value = GradValue(incoming, _slices_shape(t_in),
+                value = GradValue(incoming, _arriving_shape(t_in),
                                   parts=[SparsePart(op, grad_scope, incoming)],
                                   values_name=incoming,
                                   indices_name=_tensor_name(grad_scope + "Squeeze"))
             elif entry is SPARSE:
-                value = GradValue(_tensor_name(grad_scope + "Reshape"), _slices_shape(t_in),
+                value = GradValue(_tensor_name(grad_scope + "Reshape"), _arriving_shape(t_in),
                                   parts=[SparsePart(op, grad_scope)],
                                   values_name=_tensor_name(grad_scope + "Reshape"),
                                   indices_name=_tensor_name(grad_scope + "Reshape_1"))
@@ -289,7 +289,7 @@ class _Walker:
             elif isinstance(entry, GradValue):
                 value = entry
             else:
-                value = GradValue(_tensor_name(grad_scope + entry), _slices_shape(t_in))
+                value = GradValue(_tensor_name(grad_scope + entry), _arriving_shape(t_in))
             if value is not None and not value.is_sparse and t_in.dtype.base_dtype != D.resource:
                 check_input_grad(op, i, t_in.shape, value.shape)
             if gated and value is not None and not value.is_sparse:
@@ -298,13 +298,12 @@ class _Walker:
             results.append(value)
         return results
 
-    def build_region_custom(self, op: Operation) -> None:
-        """Calls the Python gradient functions of the ops inside a tf.while_loop's or
-        tf.cond's regions (nested ones included), as TF's gradient of the construct does
-        for its body's ops: a region's function then runs each such op with its gradient
+    def build_region_custom(self, op: Operation, inner_ops: List[Operation]) -> None:
+        """Calls the Python gradient functions of `inner_ops`, the ops inside construct
+        `op`'s regions (region_inner_ops), as TF's gradient of the construct does for its
+        body's ops: a region's function then runs each such op with its gradient
         sub-graph (grad_mode.py), the forward values it captures passed per call."""
         from tf1compat.autodiff.custom_gradient import captures_of   # (imports this module)
-        inner_ops = region_inner_ops(op)
         members = set(inner_ops)
         for inner in inner_ops:
             try:
@@ -376,8 +375,10 @@ class _Walker:
             if kind != "none" and has_out:
                 if op._type in GRADIENT_OP_TYPES:
                     self.walked_gradient_ops.append(op)
-                self.walked_gradient_ops.extend(region_gradient_ops(op))
-                self.build_region_custom(op)
+                inner_ops = region_inner_ops(op)
+                self.walked_gradient_ops.extend(
+                    inner for inner in inner_ops if inner._type in GRADIENT_OP_TYPES)
+                self.build_region_custom(op, inner_ops)
                 self.graded.add(op)
                 ins = self.in_grads(op, out_grads, kind, fn)
             else:
@@ -499,17 +500,12 @@ def branch_connected_inputs(op: Operation) -> Optional[List[bool]]:
     return [t in reached for t in op._inputs]
 
 
-def region_gradient_ops(op: Operation) -> List[Operation]:
-    """The gradient ops inside a tf.while_loop's or tf.cond's traced regions (nested
-    ones included): a gradient through the construct differentiates their results too,
-    as TF's gradient of a loop body holding `tf.gradients` does, so they must keep
-    their autograd graph (create_graph)."""
-    return [inner for inner in region_inner_ops(op) if inner._type in GRADIENT_OP_TYPES]
-
-
 def region_inner_ops(op: Operation) -> List[Operation]:
     """The ops of a tf.while_loop's, tf.cond's or tf.case's traced regions, nested
-    constructs' regions included (not descending into gradient ops); [] for other ops."""
+    constructs' regions included (not descending into gradient ops); [] for other ops.
+    A gradient through the construct differentiates the results of the gradient ops
+    among them too, as TF's gradient of a loop body holding `tf.gradients` does, so
+    those must keep their autograd graph (create_graph)."""
     if op._type == "While":
         loop = op.attrs.get("loop")
         regions = [getattr(loop, "cond_region", None), getattr(loop, "body_region", None)]
