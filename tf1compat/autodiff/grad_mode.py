@@ -216,9 +216,14 @@ class GradModeRewriter:
         its kernel as extra arguments: in a region's function (a loop body, a branch)
         they are values of the same call (one iteration's), which no gradient op of the
         plan lends."""
+        return self._passed_captures(op) or []
+
+    def _passed_captures(self, op: Operation) -> Optional[List[Any]]:
+        """`call_captures`, or None where a gradient op of the plan lends them (the box):
+        the top-level plan, or an op whose gradient op runs in the same region."""
         record = custom_record(op)
         if record is None or not self.outer_gradients or op in self.lent:
-            return []
+            return None
         # (A constant from outside the region is computed again by the sub-graph; the
         # walk refused other outside values: autodiff/walk.py `build_region_custom`.)
         return [t for t in record.captures if t._op._type != "Const"]
@@ -242,7 +247,7 @@ class GradModeRewriter:
             if record is None:
                 return kernel
             return _custom_kernel(op, kernel, kctx, record, self.box,
-                                  self.call_captures(op) if self.outer_gradients else None)
+                                  self._passed_captures(op))
         if kind == "none":
             if not _float_in_and_out(op):
                 return kernel
