@@ -309,6 +309,7 @@ from tests.graph_loop_run_time_cases import LOOP_RUN_TIME_CASES  # noqa: E402
 from tests.graph_training_nn_cases import NN_TRAINING_CASES  # noqa: E402
 from tests.graph_training_math_cases import MATH_TRAINING_CASES  # noqa: E402
 from tests.graph_second_order_cases import SECOND_ORDER_CASES  # noqa: E402
+from tests.graph_second_order_plain_cases import SECOND_ORDER_PLAIN_CASES  # noqa: E402
 
 def case_defun_functions(tf):
     """TF 1.x `function.Defun` graph functions: call ops whose type is the function's name,
@@ -438,4 +439,4 @@ CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_
          case_defun_gradients] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
     LOOP_SPARSE_CASES + LOOP_RUN_TIME_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES + \
-    SECOND_ORDER_CASES
+    SECOND_ORDER_CASES + SECOND_ORDER_PLAIN_CASES

@@ -48,7 +48,8 @@ from tf1compat.serialization.tensor_proto import attr_to_proto, shape_to_proto, 
 from tf1compat.graphdef.cond_stand_ins import shape_source
 from tf1compat.graphdef.gradient_export import symbolic_gradient_node
 from tf1compat.graphdef.graph_io import UnserializableGraphError, op_to_node_def
-from tf1compat.graphdef.loop_gradient_export import write_loop_gradient
+from tf1compat.graphdef.loop_gradient_export import (differentiated_as_construct,
+                                                     write_loop_gradient)
 
 __all__ = ["ControlFlowExport"]
 
@@ -408,7 +409,8 @@ class ControlFlowExport:
         if loop_form:                # backward loops (loop_gradient_export.py)
             return
         written = symbolic_gradient_node(
-            op, self.functions, lambda t: self.gradient_input(t, context, op.name)) \
+            op, self.functions, lambda t: self.gradient_input(t, context, op.name),
+            differentiated_as_construct(op)) \
             if op.type == "SymbolicGradient" and loop_form is None else None
         if written is not None:      # TF's form (gradient_export.py)
             node, shapes = written

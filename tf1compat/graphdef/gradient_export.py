@@ -283,12 +283,13 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
     return func, [t.tensor if isinstance(t, OuterValue) else t for t in f_inputs]
 
 
-def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str]
-                           ) -> Optional[Tuple[NodeDef, List[Any]]]:
+def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Tensor], str],
+                           as_construct: bool = False) -> Optional[Tuple[NodeDef, List[Any]]]:
     """TF's SymbolicGradient NodeDef for tf1compat's gradient op `op` (inputs named by
     `name_of`; the forward function written through `functions`, a FunctionExport) and
     its outputs' shapes (one per f input), or None where it keeps tf1compat's form
-    (warned)."""
+    (warned). `as_construct`: every gradient op differentiating `op` writes its
+    gradient itself (loop_second_order.py), so its `create_graph` does not matter."""
     check_serializable(op)
     attrs = op.attrs
     ny, nx, ndy = len(attrs["Ty"]), len(attrs["Tx"]), len(attrs["Tdy"])
@@ -298,7 +299,7 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
         f_inputs = xs
         func = functions.attr(attrs["f"])
     else:
-        reason = unsupported(op)
+        reason = unsupported(op, as_construct)
         written = forward_function(f"{op.name.replace('/', '_')}_forward", inputs[:ny], xs,
                                    functions) if reason is None else reason
         if isinstance(written, str):
@@ -349,12 +350,13 @@ def lower_op(op: Operation, input_names: List[str]
     return None if outputs is None else (builder.nodes, outputs)
 
 
-def unsupported(op: Operation) -> Optional[str]:
-    """Why tf1compat's gradient op `op` has no TF form whatever its region holds."""
+def unsupported(op: Operation, as_construct: bool = False) -> Optional[str]:
+    """Why tf1compat's gradient op `op` has no TF form whatever its region holds
+    (`as_construct`: its create_graph does not matter, see symbolic_gradient_node)."""
     attrs = op.attrs
     if attrs["jacobian"]:
         return "tf.hessians' Jacobian form has no TF op"
-    if attrs["create_graph"]:
+    if attrs["create_graph"] and not as_construct:
         return "a gradient that is differentiated again (create_graph)"
     if attrs["Tc"]:
         return "custom gradient captures"

@@ -100,9 +100,9 @@ from tf1compat.graphdef.loop_gradient_stacks import HANDLE, ForwardStacks
 from tf1compat.graphdef.loop_gradient_plan import (
     LoopPlan, branch_frontier, holds_loop, plan_branch_loops, plan_loop)
 from tf1compat.graphdef.loop_second_order import (
-    SecondOrderPlan, holds_loop_gradient, plan_second_order, reach, write_second_order)
+    SecondOrderPlan, differentiated_gradient, plan_second_order, reach, write_second_order)
 
-__all__ = ["write_loop_gradient"]
+__all__ = ["write_loop_gradient", "differentiated_as_construct"]
 
 _SCALAR = TensorShape([])
 
@@ -148,7 +148,7 @@ def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
     # First gradient ops through loops the ys are computed from: constructs of the
     # region (loop_second_order.py), whose own regions are theirs alone (also behind a
     # stateful op the sources' reach stops at, a TensorArray's gather).
-    firsts = sorted((o for o in upstream if holds_loop_gradient(o)), key=lambda o: o._id)
+    firsts = sorted((o for o in upstream if differentiated_gradient(o)), key=lambda o: o._id)
     if firsts:
         upstream = data_upstream(ys, set(firsts))
     loops = sorted((o for o in upstream if o.type == "While" and o in reached
@@ -158,7 +158,7 @@ def _plan_gradient(op: Operation) -> Optional[Tuple[Any, ...]]:
     if not loops and not conds and not firsts:
         return None
     reason = unsupported(op)
-    if reason is not None and (_differentiated_as_construct(op) or
+    if reason is not None and (differentiated_as_construct(op) or
                                _jacobian_size(op, firsts) is not None):
         reason = None
         if op.attrs["jacobian"] and (loops or conds):
@@ -193,14 +193,14 @@ def _jacobian_size(op: Operation, firsts: List[Operation]) -> Optional[int]:
     return size if size and size <= _MAX_JACOBIAN_ROWS else None
 
 
-def _differentiated_as_construct(op: Operation) -> bool:
-    """Whether `op`, a gradient op through a loop that is differentiated again, is
-    written as a first-order one: every gradient op differentiating it has a plan
+def differentiated_as_construct(op: Operation) -> bool:
+    """Whether `op`, a gradient op that is differentiated again (through a loop or
+    not), is written as a first-order one: every gradient op differentiating it has a plan
     taking it as a construct (loop_second_order.py), so none differentiates its TF form
     (which neither TF nor tf1compat could)."""
     attrs = op.attrs
     if not attrs["create_graph"] or attrs["jacobian"] or attrs["Tc"] or \
-            op._control_flow_context is not None or not holds_loop_gradient(op):
+            op._control_flow_context is not None or not differentiated_gradient(op):
         return False
     for other in op.graph.get_operations():
         if other.type != "SymbolicGradient" or other is op or \

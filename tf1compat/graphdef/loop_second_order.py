@@ -26,6 +26,12 @@ needs no gradient of a gradient:
   and summing those of the captured tensors. Its results are the gradients of the
   loop's initial values and captures.
 
+A region without a loop (a WGAN-GP critic's gradient penalty, d²/dx² of a network,
+`tf.hessians`: TF 1.x differentiates its op-by-op gradient, TF's function gradients a
+SymbolicGradient of it not at all) is the last part alone: the whole region as the
+function returning the tangents of ys1 along the sources' tangents u, whose
+`SymbolicGradient` given dys1 is the gradient of the leaves.
+
 The first gradient op itself is written as usual (loop_gradient_export.py; its
 `create_graph` no longer matters, as nothing differentiates its TF form), where every
 gradient op computed from it takes it so (else both keep tf1compat's form). tf.hessians'
@@ -58,7 +64,7 @@ from tf1compat.graphdef.gradient_lowering import LOWERINGS
 from tf1compat.graphdef.graph_io import op_to_node_def
 from tf1compat.graphdef.tangent_lowering import TANGENTS, zeros_of
 
-__all__ = ["SecondOrderPlan", "plan_second_order", "holds_loop_gradient",
+__all__ = ["SecondOrderPlan", "plan_second_order", "differentiated_gradient",
            "write_second_order", "reach"]
 
 _UNKNOWN = TensorShape(None)
@@ -90,22 +96,20 @@ def _region(op: Operation) -> Tuple[List[Tensor], List[Tensor], List[Tensor], Se
     return ys, xs, dys, upstream & reach(xs, upstream)
 
 
-def holds_loop_gradient(op: Operation) -> bool:
-    """Whether `op` is a gradient op (tf1compat's form) that is differentiated again and
-    whose region holds a while loop."""
-    if op.type != "SymbolicGradient" or op.attrs.get("f") is not None or \
-            not op.attrs.get("create_graph"):
-        return False
-    return any(o.type == "While" for o in _region(op)[3])
+def differentiated_gradient(op: Operation) -> bool:
+    """Whether `op` is a gradient op (tf1compat's form) that is differentiated again: a
+    construct of the regions of the gradient ops computed from it."""
+    return op.type == "SymbolicGradient" and op.attrs.get("f") is None and \
+        bool(op.attrs.get("create_graph"))
 
 
 class SecondOrderPlan:
     """What the gradient of first gradient op `op` needs (see the module docstring)."""
 
-    def __init__(self, op: Operation, loop: Operation):
+    def __init__(self, op: Operation, loop: Optional[Operation]):
         self.op = op
-        self.loop = loop
-        self.info = loop.attrs["loop"]
+        self.loop = loop                      # None: a region without a loop
+        self.info = loop.attrs["loop"] if loop is not None else None
         self.ys, self.xs, self.dys, _ = _region(op)
         self.body: List[Operation] = []       # body ops (not its arguments), in order
         self.cond: List[Operation] = []       # the loop condition's ops
@@ -178,10 +182,11 @@ def plan_second_order(op: Operation, reached: Set[Operation]
     """The plan of the gradient of first gradient op `op` inside a second one (whose
     sources reach the ops `reached`), or why it has none TF runs."""
     ys, xs, dys, region = _region(op)
-    prefix = f"the gradient of {op.name} through a loop is differentiated again: "
     loops = [o for o in region if o.type == "While"]
-    if len(loops) != 1 or loops[0].attrs.get("loop") is None or \
-            loops[0]._control_flow_context is not None:
+    through = " through a loop" if loops else ""
+    prefix = f"the gradient of {op.name}{through} is differentiated again: "
+    if len(loops) > 1 or loops and (loops[0].attrs.get("loop") is None or
+                                    loops[0]._control_flow_context is not None):
         return None, prefix + "its region holds other than one top-level while loop"
     arrays = sorted({o.type for o in data_upstream(ys) if "TensorArray" in o.type and
                      any(t.op in region or t in xs for t in o.inputs)})
@@ -193,9 +198,11 @@ def plan_second_order(op: Operation, reached: Set[Operation]
     if not all(x.dtype.base_dtype.is_floating or x.dtype.base_dtype == D.resource
                for x in xs):
         return None, prefix + "a source is not floating"
-    plan = SecondOrderPlan(op, loops[0])
+    plan = SecondOrderPlan(op, loops[0] if loops else None)
     info = plan.info
-    after = forward_reach(list(plan.loop.outputs))
+    # (without a loop, the whole region but the sources' reads)
+    after = forward_reach(list(plan.loop.outputs)) if loops else {
+        o for o in region if o.type not in _HEADS or _source(o.outputs[0], xs) is None}
     for member in sorted(region - {plan.loop}, key=lambda o: o._id):
         if member in after:
             plan.tail.append(member)
@@ -203,7 +210,8 @@ def plan_second_order(op: Operation, reached: Set[Operation]
             return None, prefix + (f"the loop's inputs are computed from the sources by "
                                    f"op type {member.type}")
     for region_ops, target, names in ((info.body_region.ops, plan.body, info.body_args),
-                                      (_cond_ops(info), plan.cond, info.cond_args)):
+                                      (_cond_ops(info), plan.cond, info.cond_args)
+                                      ) if info is not None else ():
         inside = set(region_ops)
         for member in region_ops:
             if member.type == "_Arg":
@@ -230,14 +238,14 @@ def plan_second_order(op: Operation, reached: Set[Operation]
         reason = _op_reason(member)
         if reason is not None:
             return None, prefix + "its loop body or the ops after it hold " + reason
-    for t in plan.inits + plan.captures + plan.leaves:
+    for t in (plan.inits if info is not None else []) + plan.captures + plan.leaves:
         k = _source(t, xs)
         if k is not None:
             plan.active[t] = k
         elif t.op in region and t not in plan.variable_reads:
             return None, prefix + f"{t.name} is computed from the sources"
         if t.dtype.base_dtype in (D.resource, D.variant) or t.dtype._is_ref_dtype:
-            return None, prefix + f"its loop reads {t.name} of type {t.dtype.name}"
+            return None, prefix + f"its region reads {t.name} of type {t.dtype.name}"
     return plan, None
 
 
@@ -418,20 +426,7 @@ def _functions(functions: Any, base: str, plan: SecondOrderPlan, types: _Types
     cond.write(plan.cond)
     out["cond"] = cond.finish(functions, base + "forward_cond",
                               [(cond.value[info.pred], D.bool)])
-    # the ops after the loop: the tangents of the ys
-    tail = _Function("tangent")
-    for t in plan.loop.outputs[:len(types.vars)]:
-        tail.bind(t)
-    for k in floats:
-        tail.tangent[plan.loop.outputs[k]] = tail.arg(types.vars[k])
-    for t in plan.leaves:
-        tail.bind(t)
-    for t in plan.leaves:
-        if t in plan.active:
-            tail.tangent[t] = tail.arg(t.dtype.base_dtype)
-    tail.write(plan.tail)
-    out["tail"] = tail.finish(functions, base + "after_loop_tangents", [
-        (tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+    out["tail"] = _tail_function(functions, base, plan)
     out["backward_cond"], out["backward_body"] = _backward_functions(
         functions, base, out["tangents"], types, plan)
     return out
@@ -443,6 +438,8 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     gradient op of `plan` given the gradients `output_grads` of its outputs (one per
     source); returns (leaf tensor, its gradient) for the floating leaves."""
     base = w.writer._strip(w.writer.unique(f"{w.prefix}/{plan.op.name}_second_order")) + "/"
+    if plan.loop is None:
+        return _write_without_loop(w, base, plan, output_grads)
     types = _Types(plan)
     if plan.functions is None:
         plan.functions = _functions(w.writer.functions, base, plan, types)
@@ -499,6 +496,44 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
     found += [(plan.variable_reads.get(c, c), f"{backward}:{1 + 2 * m + j}")
               for j, c in enumerate(types.summed)]
     return found
+
+
+def _tail_function(functions: Any, base: str, plan: SecondOrderPlan) -> AttrValue:
+    """The ops after the loop (without a loop: the whole region) as a function of the
+    loop's results and their tangents, the leaves and the active leaves' tangents,
+    returning the tangents of the ys."""
+    tail = _Function("tangent")
+    if plan.loop is not None:
+        carried = [t.dtype.base_dtype for t in plan.info.body_args]
+        for t in plan.loop.outputs[:len(carried)]:
+            tail.bind(t)
+        for k in plan.floats:
+            tail.tangent[plan.loop.outputs[k]] = tail.arg(carried[k])
+    for t in plan.leaves:
+        tail.bind(t)
+    for t in plan.leaves:
+        if t in plan.active:
+            tail.tangent[t] = tail.arg(t.dtype.base_dtype)
+    tail.write(plan.tail)
+    name = "after_loop_tangents" if plan.loop is not None else "tangents"
+    return tail.finish(functions, base + name,
+                       [(tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+
+
+def _write_without_loop(w: Any, base: str, plan: SecondOrderPlan, output_grads: List[str]
+                        ) -> List[Tuple[Tensor, str]]:
+    """write_second_order for a region without a loop: TF's gradient of the tangent
+    function given grad_ys, the tangents of the sources their gradients `output_grads`."""
+    if plan.functions is None:
+        plan.functions = {"tail": _tail_function(w.writer.functions, base, plan)}
+    active = [t for t in plan.leaves if t in plan.active]
+    inputs = [w._name(t) for t in plan.leaves] + [output_grads[plan.active[t]] for t in active]
+    grad = w._gradient_node(base + "tangents_grad", plan.functions["tail"], inputs,
+                            [t.dtype.base_dtype for t in plan.leaves + active],
+                            [w._name(d) for d in plan.dys],
+                            [y.dtype.base_dtype for y in plan.ys], [_UNKNOWN] * len(inputs))
+    return [(t, f"{grad}:{j}") for j, t in enumerate(plan.leaves)
+            if t.dtype.base_dtype.is_floating]
 
 
 def _while(w: Any, base: str, inputs: List[str], types: List[Any], cond: AttrValue,
