@@ -117,3 +117,31 @@ def case_custom_gradient_with_iteration_values(tf):
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         return sess.run(grads)
+
+
+@tolerance(rtol=1e-6, atol=1e-7)
+def case_override_map_on_variable_identity(tf):
+    """`tf.identity` of a ref variable and of a resource variable under an override map
+    to a Python gradient (x2), at the top level and in a loop body: TF calls it (the
+    Identity reads the variable's snapshot, not an alias of it)."""
+    double = f"RegionCustomDouble{next(_NAMES)}"
+
+    @tf.RegisterGradient(double)
+    def _double(op, grad):
+        return grad * 2.0
+    w = tf.Variable(W, name="w")
+    r = tf.get_variable("r", initializer=X, use_resource=True)
+    graph = tf.get_default_graph()
+
+    def f(v):
+        with graph.gradient_override_map({"Identity": double}):
+            y = tf.identity(v)
+        return tf.reduce_sum(y * y * x_scale)
+    x_scale = tf.constant(X, name="x_scale")
+    top = f(w) + f(r)
+    in_while = tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, a + f(w) + f(r)),
+                             [0, 0.0])[1]
+    grads = tf.gradients(top, [w, r]) + tf.gradients(in_while, [w, r])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(grads)

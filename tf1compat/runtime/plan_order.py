@@ -23,7 +23,8 @@ def state_key(t: Tensor) -> Optional[str]:
         return od.state_alias(op)
     if t._dtype._is_ref_dtype and od.ref_input_indices:
         return state_key(op._inputs[od.ref_input_indices[0]])
-    if od.forwards_alias:
+    if od.forwards_alias and "_gradient_op_type" not in op._attrs:
+        # (an Identity whose gradient is overridden runs, so its gradient can be taken)
         return state_key(op._inputs[0])
     return None
 
