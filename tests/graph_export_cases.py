@@ -432,11 +432,33 @@ def case_defun_gradients(tf):
             "minimize": {"loss": "loss:0", "feeds": feeds, "steps": 2,
                          "variables": ["w:0"]}}
 
+def case_gradient_in_cond_branch(tf):
+    """tf.gradients inside a tf.cond branch (of a loss the branch computes from a fed
+    value, a ref variable and a resource variable, both read outside too): TF's
+    SymbolicGradient inside the branch, its inputs through the branch's Switches."""
+    x = tf.placeholder(tf.float32, [3], name="x")
+    p = tf.placeholder(tf.bool, [], name="p")
+    w = tf.Variable([1.0, 2.0, 3.0], name="w")
+    v = tf.get_variable("v", initializer=[0.5, -0.25, 2.0], use_resource=True)
+
+    def taken():
+        loss = tf.reduce_sum(tf.sin(x * w) * v + tf.square(v))
+        g_w, g_v = tf.gradients(loss, [w, v])
+        return g_w + g_v
+    out = tf.cond(p, taken, lambda: w * 2.0 + v)
+    tf.identity(out, name="out")
+    tf.global_variables_initializer()
+    feeds = {"x:0": np.array([1.0, 2.0, 3.0], np.float32)}
+    return {"init": "init", "runs": [
+        {"feeds": dict(feeds, **{"p:0": np.array(flag)}), "fetches": ["out:0"]}
+        for flag in (True, False)]}
+
+
 CASES = [case_cond_while_nested, case_deep_loops, case_dropout_batch_norm, case_dynamic_rnn,
          case_tensor_arrays, case_tensor_array_in_cond, case_datasets,
          case_dataset_transformations, case_ragged_datasets,
          case_functional_forms, case_defun_functions, case_defun_cond,
-         case_defun_gradients] + TRAINING_CASES + \
+         case_defun_gradients, case_gradient_in_cond_branch] + TRAINING_CASES + \
     LOOP_TRAINING_CASES + LOOP_MORE_CASES + LOOP_NESTED_CASES + LOOP_ARRAY_CASES + \
     LOOP_SPARSE_CASES + LOOP_RUN_TIME_CASES + NN_TRAINING_CASES + MATH_TRAINING_CASES + \
     SECOND_ORDER_CASES + SECOND_ORDER_PLAIN_CASES

@@ -448,3 +448,25 @@ def test_cond_branch_assigns_another_variables_value():
         assert sess.run(out, {pred: True}).tolist() == [2.0]
         sess.run(tf.assign(w, [3.0]))
         assert sess.run(v).tolist() == [2.0]    # assigned a copy, not w's storage
+
+
+def test_gradient_in_a_branch_of_a_loss_computed_outside_is_refused_clearly():
+    """tf.gradients in a tf.cond branch of a loss computed outside the cond (TF passes
+    the forward values in through Switches; tf1compat's branch function has no autograd
+    history for its inputs): TF's UnimplementedError naming the input, not a wrong zero.
+    A branch computing its own loss from outside values is differentiated."""
+    x = tf.placeholder(tf.float32, [3])
+    w = tf.Variable([1.0, 2.0, 3.0])
+    p = tf.placeholder(tf.bool, [])
+    loss = tf.reduce_sum(tf.sin(x * w))
+    outside = tf.cond(p, lambda: tf.gradients(loss, w)[0], lambda: w * 0.0)
+    inside = tf.cond(p, lambda: tf.gradients(tf.reduce_sum(tf.sin(x * w)), w)[0],
+                     lambda: w * 0.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        feeds = {x: [1.0, 2.0, 3.0], p: True}
+        np.testing.assert_allclose(sess.run(inside, feeds),
+                                   np.cos([1.0, 4.0, 9.0]) * [1.0, 2.0, 3.0], rtol=1e-6)
+        with pytest.raises(tf.errors.UnimplementedError,
+                           match=f"through its input {loss.name}"):
+            sess.run(outside, feeds)

@@ -298,3 +298,24 @@ def test_a_file_of_an_earlier_version_runs_and_is_written_back(caplog):
             after = sess.run(fetches)
     for a, b in zip(after, before):
         np.testing.assert_allclose(a, b, rtol=1e-6)
+
+
+def test_gradient_inside_a_cond_branch_is_written_in_tf_form(caplog):
+    """A tf.gradients in a tf.cond branch is TF's SymbolicGradient inside the branch
+    (TF imports the file and computes the same: graph_export_cases
+    `case_gradient_in_cond_branch`); one inside a loop body keeps tf1compat's form."""
+    from tests.graph_export_cases import case_gradient_in_cond_branch
+    from tests.gradient_export_util import export_with_warnings
+    case_gradient_in_cond_branch(tf)
+    gd, warned = export_with_warnings(caplog)
+    assert not warned, warned
+    grads = [n for n in gd.node if n.op == "SymbolicGradient"]
+    assert [n.name for n in grads] == ["cond/gradients/SymbolicGradient"]
+    assert "f" in grads[0].attr and "Ty" not in grads[0].attr
+    tf.reset_default_graph()
+    x = tf.placeholder(tf.float32, [3], name="x")
+    tf.while_loop(lambda i, a: i < 2,
+                  lambda i, a: (i + 1, a + tf.gradients(tf.reduce_sum(tf.sin(a * x)), a)[0]),
+                  [0, x])
+    _, warned = export_with_warnings(caplog)
+    assert any("inside a tf.while_loop" in m for m in warned), warned

@@ -133,8 +133,18 @@ def forward_reach(xs: List[Tensor], stops: Set[Operation] = frozenset()
     return reached
 
 
+def _contexts(context: Any, enclosing: bool) -> Set[Any]:
+    """The control-flow contexts whose ops a forward function covers: `context`'s own
+    (None: the top level's), and with `enclosing` those of the conds around it too."""
+    found = {context}
+    while enclosing and context is not None:
+        context = context.outer_context
+        found.add(context)
+    return found
+
+
 def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
-            stops: Set[Operation] = frozenset(), context: Any = None
+            stops: Set[Operation] = frozenset(), context: Any = None, enclosing: bool = False
             ) -> Tuple[Any, Any, Dict[Operation, CondPlan], Dict[Operation, List[OuterValue]]]:
     """(body ops in creation order, extra input tensors, the plans of its tf.conds, the
     outside values of its linearized ops: gradient_lowering_math.py) of the
@@ -149,12 +159,16 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             return None, (f"resource variable {handle.op.name} reaches the ys through an "
                           "op other than ReadVariableOp"), {}, {}
     reached = forward_reach(xs, stops)
+    covered = _contexts(context, enclosing)
     if context is not None:     # a tf.cond branch's region: its own ops only
-        reached = {o for o in reached if o._control_flow_context is context}
+        reached = {o for o in reached if o._control_flow_context in covered}
     source_ops = {x.op for x in xs}
     if source_ops & reached:
         return None, "a source is computed from another source", {}, {}
-    blocked = _cut_on_gradient_path(upstream - set(stops), xs, reached)
+    inside = upstream - set(stops)
+    if context is not None:     # (what reaches the branch is the construct's writer's)
+        inside = {o for o in inside if o._control_flow_context in covered}
+    blocked = _cut_on_gradient_path(inside, xs, reached)
     if blocked is not None:
         return None, f"the gradient flows through the stateful op type {blocked}", {}, {}
     body: Set[Operation] = set()
@@ -175,7 +189,7 @@ def _region(ys: List[Tensor], handles: List[Tensor], xs: List[Tensor],
             body.discard(member)
             continue
         reason = None
-        if member._control_flow_context is not context:
+        if member._control_flow_context not in covered:
             reason = "the region contains a control-flow construct"
         elif member.type == "If":
             plans[member], reason = plan_cond(member, used, reached, set(xs), element_writes=[
@@ -243,11 +257,13 @@ def y_dtype(y: Tensor) -> Any:
 
 
 def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: Any,
-                     stops: Set[Operation] = frozenset(), context: Any = None) -> Any:
+                     stops: Set[Operation] = frozenset(), context: Any = None,
+                     enclosing: bool = False) -> Any:
     """(`f` as an AttrValue, f's inputs: one per source of `xs`, then the extras) of the
     forward region from `xs` to `ys` (leaving out the while loops `stops`, whose outputs
-    are among `xs`; of the tf.cond branch `context`: its ops only), or the reason TF
-    cannot differentiate it."""
+    are among `xs`; of the tf.cond branch `context`: its ops only, with `enclosing`
+    those of the conds around it and of the top level too: a gradient op inside the
+    branch), or the reason TF cannot differentiate it."""
     upstream = data_upstream(ys)
     # The reads the forward computation uses first: f's input is one of them (one
     # outside the tf.cond branches if there is one: those exist only when they run).
@@ -257,7 +273,7 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
         return "a resource variable source without a ReadVariableOp"
     handles = [x for x, g in zip(xs, groups) if g[0] is not x]
     body, extras, plans, outer = _region(ys, handles, [t for g in groups for t in g], stops,
-                                  context)
+                                  context, enclosing)
     if body is None:
         return extras
     f_inputs = [g[0] for g in groups] + extras
@@ -274,7 +290,8 @@ def forward_function(name: str, ys: List[Tensor], xs: List[Tensor], functions: A
         return lower_op(member, [name_of(t) for t in member.inputs])
     try:
         func = functions.function(name, f_inputs, ys, body, lower,
-                                  {t: g[0] for g in groups for t in g[1:]}, context,
+                                  {t: g[0] for g in groups for t in g[1:]},
+                                  tuple(_contexts(context, enclosing)),
                                   [y_dtype(y) for y in ys])
     except (UnserializableGraphError, TypeError) as e:   # an op of f has no NodeDef
         return f"its forward function cannot be written ({e})"
@@ -300,8 +317,12 @@ def symbolic_gradient_node(op: Operation, functions: Any, name_of: Callable[[Ten
         func = functions.attr(attrs["f"])
     else:
         reason = unsupported(op, as_construct)
+        # (inside a tf.cond branch: f holds the branch's ops; what it reads from
+        # outside them enters through the branch's Switch, as any input there)
         written = forward_function(f"{op.name.replace('/', '_')}_forward", inputs[:ny], xs,
-                                   functions) if reason is None else reason
+                                   functions, context=op._control_flow_context,
+                                   enclosing=True) \
+            if reason is None else reason
         if isinstance(written, str):
             warn_once(op, written)
             return None
@@ -360,8 +381,11 @@ def unsupported(op: Operation, as_construct: bool = False) -> Optional[str]:
         return "a gradient that is differentiated again (create_graph)"
     if attrs["Tc"]:
         return "custom gradient captures"
-    if op._control_flow_context is not None:
-        return "the gradient op is inside a control-flow construct"
+    context = op._control_flow_context
+    while context is not None:
+        if context.kind != "cond":
+            return "the gradient op is inside a tf.while_loop"
+        context = context.outer_context
     return None
 
 

@@ -91,6 +91,21 @@ class Plan:
     held_keys: Optional[Dict[str, Any]] = None
 
 
+def _outside_variable_key(t: Tensor, context: Any) -> Optional[str]:
+    """The store key of the variable `t` stands for where it comes from outside region
+    `context`: a ref variable (a pure alias) or a resource variable's handle (a constant
+    op whose value is the key); else None."""
+    op = t._op
+    if op._control_flow_context is context:
+        return None
+    if is_pure_alias(t):
+        return state_key(t)
+    if t._dtype.name == "resource" and op._op_def.constant:
+        key = op._op_def.kernel(op, None)       # (VarHandleOp: its key, from attrs only)
+        return key if isinstance(key, str) else None
+    return None
+
+
 def is_pure_alias(t: Tensor) -> bool:
     """Whether `t` aliases a variable slot and its op runs nothing (VariableV2, `v/read`).
 
@@ -190,6 +205,15 @@ class PlanBuilder:
                     if grads.needs_grad and feeds and not dataflow else set()
                 if not more:
                     break
+                outside = [t for t in more if t._op._control_flow_context is not context]
+                if outside:
+                    # (a region's captures carry no autograd history from the outer plan)
+                    raise NotImplementedError(
+                        f"tf.gradients inside a control-flow construct through its input "
+                        f"{outside[0].name}, computed outside it (the ys depend on the "
+                        f"sources through it): tf1compat differentiates a tf.cond branch "
+                        f"or loop body only from its own ops; call tf.gradients outside "
+                        f"the construct and use the gradients inside it")
                 # A gradient runs through these fed tensors: their producers run too
                 # (pruned again without them as feeds), and `_Binder` passes consumers
                 # the fed value with the producer's gradient (TF's semantics).
@@ -200,6 +224,13 @@ class PlanBuilder:
                 grads.sources)
             binder = _Binder(self, feed_tensors, feeds, grads, context, for_function,
                              dataflow, without_effects_ops(modes), reshapes, chains)
+            if context is not None:
+                # A variable from outside the region that its own gradient op
+                # differentiates: a leaf of the region's run (session_state.RegionView).
+                for t in grads.sources:
+                    key = _outside_variable_key(t, context)
+                    if key is not None and key not in binder.state_marks:
+                        binder.state_marks.append(key)
             for t in through:       # the feed keeps its slot; the producer gets its own
                 binder.slots[("fed", t)] = binder.slots.pop(t)
             for op in order:

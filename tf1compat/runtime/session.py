@@ -39,7 +39,7 @@ from tf1compat.runtime.placement import Placer, list_local_devices
 from tf1compat.runtime.plan import Plan, PlanBuilder, state_key
 from tf1compat.runtime.session_options import (PlacementLog, apply_gpu_memory_options,
                                                context_config, visible_gpus)
-from tf1compat.runtime.session_state import RunContext, VariableStore
+from tf1compat.runtime.session_state import RunContext, VariableStore, region_gradient_run
 from tf1compat.runtime.partition_graphs import write_partition_graphs
 from tf1compat.runtime.physical_store import HeldStore, hold
 from tf1compat.runtime.step_stats import StepStatsInterpreter, is_traced
@@ -64,7 +64,8 @@ class CompiledFunction:
 
     def __init__(self, plan: Plan, state: VariableStore):
         self.plan = plan
-        self.fn = _recording(plan.fn) if plan.needs_grad else plan.fn
+        fn = region_gradient_run(state, plan.fn) if plan.state_marks else plan.fn
+        self.fn = _recording(fn) if plan.needs_grad else fn
         self.state = state
 
     def __call__(self, *values: Any) -> tuple:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Any, Dict, Iterable, Iterator, Optional
+from typing import Any, Callable, Dict, Iterable, Iterator, Optional
 
 from tf1compat.framework import errors
 
@@ -168,6 +168,36 @@ class RunView(dict):
 
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or key in self._store
+
+
+class RegionView(RunView):
+    """The gradient view of a control-flow region whose own gradient op differentiates
+    variables read from outside it: its autograd leaves over the run's (an outer leaf is
+    read through, so a gradient outside still reaches the variable through the region)."""
+
+    def __missing__(self, key: str) -> Any:
+        return (self.previous if self.previous is not None else self._store)[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        return (self.previous if self.previous is not None else self._store).get(key, default)
+
+
+def region_gradient_run(store: VariableStore, fn: Callable[..., tuple]
+                        ) -> Callable[..., tuple]:
+    """`fn(values, S)` of a region plan with gradient marks run in a RegionView
+    installed as the thread's view (kernels reading variables read its leaves)."""
+    local = store._local
+
+    def run(values: Any, state: Any) -> tuple:
+        view = RegionView(store, getattr(local, "view", None))
+        local.view = view
+        try:
+            return fn(values, view)
+        finally:
+            local.view = view.previous
+    return run
 
 
 class RunContext:
