@@ -141,10 +141,11 @@ def test_resources_registered_ones_are_created_and_reported():
 def test_loss_averages_over_get_variable_regularization_losses():
     """tflearn 0.3.2's trainer averages `[total_loss, loss] + REGULARIZATION_LOSSES` with
     one ExponentialMovingAverage (num_updates = its step variable) whenever a layer has a
-    regularizer. TF 1.15 put the loss tensor itself in the collection and keyed averages by
-    tensor; TF 2.21 puts a `_LazyEvalTensor` there and its `apply` calls `.ref()`, which
-    that object lacks (AttributeError: tflearn's convnet tests and examples fail under
-    TF 2.21's compat.v1). Here the lazy loss is averaged, as under TF 1.15."""
+    regularizer. TF 1.15 put the loss tensor itself in the collection (its averages are
+    keyed by `experimental_ref()`, which tensors have); TF 2.21 puts a `_LazyEvalTensor`
+    there and its `apply` calls `.ref()`, which that object lacks (AttributeError:
+    tflearn's validation-monitor tests and convnet examples fail under TF 2.21's
+    compat.v1). Here the lazy loss is averaged, as the tensor was under TF 1.15."""
     with tf.Graph().as_default():
         w = tf.get_variable("W", initializer=tf.constant([1.0, -2.0]),
                             regularizer=lambda v: 0.5 * tf.reduce_sum(tf.square(v)))
