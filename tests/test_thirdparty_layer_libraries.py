@@ -136,3 +136,45 @@ def test_resources_registered_ones_are_created_and_reported():
             np.testing.assert_array_equal(sess.run(report), [b"table_handle:0"])
             sess.run(init)
             assert sess.run(report).size == 0
+
+
+def test_loss_averages_over_get_variable_regularization_losses():
+    """tflearn 0.3.2's trainer averages `[total_loss, loss] + REGULARIZATION_LOSSES` with
+    one ExponentialMovingAverage (num_updates = its step variable) whenever a layer has a
+    regularizer. TF 1.15 put the loss tensor itself in the collection (its averages are
+    keyed by `experimental_ref()`, which tensors have); TF 2.21 puts a `_LazyEvalTensor`
+    there and its `apply` calls `.ref()`, which that object lacks (AttributeError:
+    tflearn's validation-monitor tests and convnet examples fail under TF 2.21's
+    compat.v1). Here the lazy loss is averaged, as the tensor was under TF 1.15."""
+    with tf.Graph().as_default():
+        w = tf.get_variable("W", initializer=tf.constant([1.0, -2.0]),
+                            regularizer=lambda v: 0.5 * tf.reduce_sum(tf.square(v)))
+        step = tf.Variable(0.0, trainable=False, name="Training_step")
+        loss = tf.reduce_sum(w * 3.0)
+        regs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+        total = tf.add_n([loss] + regs, name="Total_Loss")
+        ema = tf.train.ExponentialMovingAverage(0.9, step, name="moving_avg")
+        update = ema.apply([total, loss] + regs)
+        averages = [ema.average(t) for t in [total, loss] + regs]
+        with tf.control_dependencies([update]):
+            train = tf.group(tf.assign_sub(w, [0.5, 0.5]), tf.assign_add(step, 1.0))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            seen = []
+            for _ in range(3):
+                sess.run(train)
+                seen.append(sess.run(averages))
+    # numpy: the averages start at 0 and decay by min(0.9, (1 + n) / (10 + n))
+    wv, n, avg, expected = np.array([1.0, -2.0]), 0.0, np.zeros(3), []
+    for _ in range(3):
+        values = np.array([3 * wv.sum() + 0.5 * (wv ** 2).sum(), 3 * wv.sum(),
+                           0.5 * (wv ** 2).sum()])
+        decay = min(0.9, (1 + n) / (10 + n))
+        avg = avg - (avg - values) * (1 - decay)
+        expected.append(avg.copy())
+        wv, n = wv - 0.5, n + 1
+    np.testing.assert_allclose(np.array(seen), np.array(expected), rtol=1e-6)
+    # names as TF 2.21 gives them once its collection holds the loss tensor (the
+    # regularizer's first call, TF's None test, took `Sum`)
+    assert [a.op.name for a in averages] == ["Total_Loss/moving_avg", "Sum_1/moving_avg",
+                                             "W/Regularizer/mul/moving_avg"]
