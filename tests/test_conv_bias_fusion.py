@@ -3,6 +3,7 @@ plan fuses, where it does not, values against the unfused kernels, torch without
 
 import numpy as np
 import pytest
+import torch
 
 import tf1compat as tf
 from tf1compat.ops import nn_conv_bias
@@ -137,3 +138,28 @@ def test_without_the_fused_op(calls, monkeypatch):
             finite = sess.run(y, {x: _x([2, 5, 5, 3])})
     assert calls == [] and np.isnan(out).sum() == 36
     assert finite.shape == (2, 5, 5, 4) and (finite >= 0).all()
+
+
+def test_filter_relaid_once_for_channels_last_input(monkeypatch):
+    """oneDNN gets the filter already in channels_last layout where the input is (torch's
+    forward and gradient would each copy the permuted HWIO view), with the view's values;
+    an input that is also contiguous (one channel) keeps the view for torch to lay out."""
+    weights = []
+    fused = nn_conv_bias._conv_bias_relu
+
+    def recording(*args):
+        weights.append(args[1])
+        return fused(*args)
+    monkeypatch.setattr(nn_conv_bias, "_conv_bias_relu", recording)
+    _train(steps=1)
+    if not nn_conv_bias.AVAILABLE:
+        pytest.skip("torch without mkldnn._convolution_pointwise")
+    # The layers' filters are [4, 2, 3, 3], [3, 4, 3, 3], [2, 3, 2, 2] (out, in, kh, kw).
+    assert [tuple(w.shape) for w in weights[:3]] == [(4, 2, 3, 3), (3, 4, 3, 3), (2, 3, 2, 2)]
+    assert all(w.is_contiguous(memory_format=torch.channels_last) for w in weights)
+    view = torch.arange(24.0).reshape(2, 2, 3, 2)            # HWIO
+    single = nn_conv_bias._filter_for(torch.zeros(1, 3, 4, 4)[:, :1], view[..., :1, :])
+    assert single.data_ptr() == view.data_ptr()               # input is also contiguous
+    relaid = nn_conv_bias._filter_for(torch.zeros(1, 4, 4, 3).permute(0, 3, 1, 2), view)
+    assert relaid.is_contiguous(memory_format=torch.channels_last)
+    assert torch.equal(relaid, view.permute(3, 2, 0, 1))

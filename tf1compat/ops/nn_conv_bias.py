@@ -144,6 +144,19 @@ def _conv_bias_relu(*inputs: Any) -> torch.Tensor:
     return _forward(*inputs)
 
 
+def _filter_for(xin: torch.Tensor, w: torch.Tensor) -> torch.Tensor:
+    """The HWIO filter `w` as the [out, in, kh, kw] weight oneDNN's kernels read beside
+    `xin`: for an input laid out channels_last (and not also contiguous, where torch's
+    choice of layout is ambiguous) the copy in that layout that torch's forward and its
+    gradient would each make of the permuted view, made once here for both (conv2 of the
+    benchmark CNN: one copy of the filter a step instead of two; values unchanged)."""
+    weight = _weight(w, 2, False)
+    if (xin.is_contiguous(memory_format=torch.channels_last) and not xin.is_contiguous()
+            and not weight.is_contiguous(memory_format=torch.channels_last)):
+        weight = weight.contiguous(memory_format=torch.channels_last)
+    return weight
+
+
 def _exporting() -> bool:
     exporting = getattr(torch.compiler, "is_exporting", None)
     return exporting is not None and exporting()
@@ -178,7 +191,7 @@ def conv_bias_kernel(conv: Any, bias_add: Any, relu: Optional[Any], kctx: Any
         if any(p != q for p, q in pads):
             # SAME with the odd element at the end, as the Conv2D kernel pads it.
             xin, pads = pad_spatial(xin, pads), [(0, 0)] * 2
-        y = _conv_bias_relu(xin, _weight(w, 2, False), b, [p for p, _ in pads],
+        y = _conv_bias_relu(xin, _filter_for(xin, w), b, [p for p, _ in pads],
                             list(geo.strides), list(geo.dilations), relu is not None)
         return from_channels_first(y, "NHWC")
     return run
