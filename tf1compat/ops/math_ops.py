@@ -30,7 +30,7 @@ from tf1compat.ops._grad_formulas import (atan2_formula, broadcast_formula, maxi
                                           minimum_formula, mul_no_nan_formula, pow_formula,
                                           real_div_formula, xdivy_formula, xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
-from tf1compat.ops import _eigen_pow, dispatch
+from tf1compat.ops import _eigen_pow, dispatch, reciprocal_mul
 from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
@@ -201,10 +201,11 @@ sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
              grad_formula=broadcast_formula, flops=flops.per_output_element())
 mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"),
              grad_formula=broadcast_formula, flops=flops.per_output_element())
-real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"),
+real_div = binary("RealDiv", _real_div, kernel=reciprocal_mul.real_div_kernel(_real_div),
+                  grad_names=broadcast_names("RealDiv", "mul"),
                   grad_formula=real_div_formula, flops=flops.per_output_element())
-div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"),
-                    grad_formula=real_div_formula)
+div_legacy = binary("Div", _real_div, kernel=reciprocal_mul.real_div_kernel(_real_div),
+                    grad_names=broadcast_names("truediv", "mul"), grad_formula=real_div_formula)
 floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
 truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
                       grad="none")
@@ -231,9 +232,8 @@ div_no_nan_ = binary(
 mul_no_nan_ = binary(
     "MulNoNan", lambda x, y: torch.where(y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX,
     grad_names=broadcast_names("MulNoNan", "MulNoNan_1"), grad_formula=mul_no_nan_formula)
-xdivy = binary(
-    "Xdivy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX,
-    grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
+xdivy = binary("Xdivy", reciprocal_mul.xdivy, FLOAT_COMPLEX, kernel=reciprocal_mul.xdivy_kernel,
+               grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
 xlogy = binary(
     "Xlogy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x * torch.log(y)),
     FLOAT_COMPLEX, grad_names=names("Reshape", "Reshape_1"), grad_formula=xlogy_formula)
