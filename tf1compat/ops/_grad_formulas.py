@@ -26,7 +26,7 @@ import torch
 from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
 from tf1compat.ops._eigen_pow import tf_pow
 from tf1compat.ops._kernels import dynamo_tracing
-from tf1compat.ops.reciprocal_mul import divides_by_constant
+from tf1compat.ops.grappler_rewrites import divides_by_constant
 
 __all__ = ["sum_to", "broadcast_formula", "tf_broadcast_binary",
            "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
@@ -81,7 +81,7 @@ def _real_div_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.T
 def _reciprocal_mul_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor
                          ) -> tuple:
     # The same gradient ops, each division by the constant y a product with 1 / y as
-    # Grappler rewrites them (ops/reciprocal_mul.py).
+    # Grappler rewrites them (ops/grappler_rewrites.py).
     r = torch.reciprocal(y)
     return sum_to(g * r, x.shape), sum_to(g * ((-x * r) * r), y.shape)
 

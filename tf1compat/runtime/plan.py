@@ -144,7 +144,7 @@ class PlanKernelContext:
     def input_is_constant(self, t: Tensor) -> bool:
         """Whether input `t` is a constant when the plan runs, as TF's Grappler sees it
         after constant folding (its IsReallyConstant): computed from constants alone and
-        not fed (ops/reciprocal_mul.py reads it)."""
+        not fed (ops/grappler_rewrites.py reads it)."""
         return self._constant is not None and self._constant(t)
 
     def op_resource(self, factory: Callable[[], Any]) -> Any:

@@ -1,8 +1,9 @@
-"""Golden cases: Grappler's division by a constant. A Session runs `x / c` with a constant
-`c` as `x * (1 / c)` (constant folding's ReduceDivToReciprocalMul), one ulp off the true
-quotient for about a third of float32 values when c = 3; a fed, variable or
-placeholder_with_default divisor, DivNoNan and constant-only quotients keep the division
-(tf1compat/ops/reciprocal_mul.py). Compared bit for bit.
+"""Golden cases: Grappler's rewrites that change float bits (tf1compat/ops/
+grappler_rewrites.py). A Session runs `x / c` with a constant `c` as `x * (1 / c)`
+(constant folding's ReduceDivToReciprocalMul), one ulp off the true quotient for about a
+third of float32 values when c = 3; a fed, variable or placeholder_with_default divisor,
+DivNoNan and constant-only quotients keep the division. And it adds AddN's inputs in the
+order of their names (the canonical form of commutative ops). Compared bit for bit.
 """
 
 import numpy as np
@@ -139,3 +140,43 @@ def case_imported_graph(tf):
         with tf.Session(graph=g2) as sess:
             scaled, looped = sess.run(["scaled:0", "looped:0"], {"x:0": xs})
     return {"scaled": _bits(scaled), "looped": _bits(looped)}
+
+
+def _spread(seed, n=_N):
+    """Values over six decades, so that the order of a sum shows in its last bits."""
+    rng = np.random.RandomState(seed)
+    return (rng.randn(n) * 10.0 ** rng.uniform(-3, 3, n)).astype(np.float32)
+
+
+@tolerance(rtol=0, atol=0)
+def case_add_n_order(tf):
+    """AddN adds its inputs sorted by name: named terms given out of order, outputs of a
+    split ("split:1" after "split"), an Add among the terms (kept as one term when the
+    sum is fetched), and AddNs in a cond branch and a while body of values made there.
+    (Not a loop variable or a captured value among the terms: TF names those after its
+    control-flow lowering, an order tf1compat does not replay.)"""
+    names = "eadbc"
+    feeds = {}
+    terms = {}
+    for i, n in enumerate(names):
+        p = tf.placeholder(tf.float32, [_N], name="p" + n)
+        feeds[p] = _spread(i)
+        terms[n] = tf.identity(p, name=n)
+    parts = tf.split(tf.concat([terms["b"], terms["e"], terms["a"]], 0), 3)
+    pred = tf.placeholder_with_default(True, [])
+    exprs = {
+        "named": tf.add_n([terms[n] for n in names]),
+        "split": tf.add_n([parts[2], parts[0], terms["d"], parts[1]]),
+        "nested_add": tf.add_n([terms["e"] + terms["a"], terms["d"], terms["b"], terms["c"]]),
+        "in_cond": tf.cond(pred, lambda: tf.add_n([terms[n] * 1.5 for n in names]),
+                           lambda: terms["a"]),
+        "in_while": tf.while_loop(
+            lambda i, y: i < 2,
+            lambda i, y: (i + 1, tf.add_n([tf.multiply(y, 3., name="z"),
+                                           tf.multiply(y, .5, name="b"),
+                                           tf.multiply(y, 1.25, name="m")])),
+            [0, terms["e"]])[1],
+    }
+    with tf.Session() as sess:
+        out = sess.run(exprs, feeds)
+    return {k: _bits(val) for k, val in out.items()}
