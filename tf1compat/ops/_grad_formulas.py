@@ -26,6 +26,7 @@ import torch
 from tf1compat.ops._eigen_reduce import expand_with_tf_grad, tf_reduce_to
 from tf1compat.ops._eigen_pow import tf_pow
 from tf1compat.ops._kernels import dynamo_tracing
+from tf1compat.ops.grappler_rewrites import divides_by_constant
 
 __all__ = ["sum_to", "broadcast_formula", "tf_broadcast_binary",
            "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
@@ -75,6 +76,14 @@ def _real_div_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.T
         y_conj = torch.conj(y)
         return sum_to(g / y_conj, x.shape), sum_to(g * torch.conj((-x / y) / y), y.shape)
     return sum_to(g / y, x.shape), sum_to(g * ((-x / y) / y), y.shape)
+
+
+def _reciprocal_mul_grad(x: torch.Tensor, y: torch.Tensor, z: torch.Tensor, g: torch.Tensor
+                         ) -> tuple:
+    # The same gradient ops, each division by the constant y a product with 1 / y as
+    # Grappler rewrites them (ops/grappler_rewrites.py).
+    r = torch.reciprocal(y)
+    return sum_to(g * r, x.shape), sum_to(g * ((-x * r) * r), y.shape)
 
 
 def _mul_no_nan(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -192,7 +201,18 @@ def _binary_formula(grad_fn: Callable[..., tuple]) -> Formula:
 maximum_formula = _binary_formula(_max_min_grad(torch.ge))
 minimum_formula = _binary_formula(_max_min_grad(torch.le))
 pow_formula = _binary_formula(_pow_grad)
-real_div_formula = _binary_formula(_real_div_grad)
+_real_div_formula = _binary_formula(_real_div_grad)
+_reciprocal_mul_formula = _binary_formula(_reciprocal_mul_grad)
+
+
+def real_div_formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                     ) -> Optional[Callable[..., Any]]:
+    """RealDiv and Div: TF's gradient, by the reciprocal where Grappler rewrites the op."""
+    formula = _reciprocal_mul_formula if divides_by_constant(node, kctx) \
+        else _real_div_formula
+    return formula(node, kernel, kctx)
+
+
 mul_no_nan_formula = _binary_formula(_mul_no_nan_grad)
 xdivy_formula = _binary_formula(_xdivy_grad)
 xlogy_formula = _binary_formula(_xlogy_grad)

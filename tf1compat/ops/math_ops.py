@@ -30,7 +30,7 @@ from tf1compat.ops._grad_formulas import (atan2_formula, broadcast_formula, maxi
                                           minimum_formula, mul_no_nan_formula, pow_formula,
                                           real_div_formula, xdivy_formula, xlogy_formula)
 from tf1compat.ops import _flops_rules as flops
-from tf1compat.ops import _eigen_pow, dispatch
+from tf1compat.ops import _eigen_pow, dispatch, grappler_rewrites
 from tf1compat.ops._kernel_errors import incompatible_shapes, same_shape_error
 
 # Short names for framework/dtypes' type groups, the vocabulary of these declarations.
@@ -201,10 +201,11 @@ sub = binary("Sub", torch.sub, grad_names=broadcast_names(Pass(0), "Neg"),
              grad_formula=broadcast_formula, flops=flops.per_output_element())
 mul = binary("Mul", torch.mul, grad_names=broadcast_names("Mul", "Mul_1"),
              grad_formula=broadcast_formula, flops=flops.per_output_element())
-real_div = binary("RealDiv", _real_div, grad_names=broadcast_names("RealDiv", "mul"),
+real_div = binary("RealDiv", _real_div, kernel=grappler_rewrites.real_div_kernel(_real_div),
+                  grad_names=broadcast_names("RealDiv", "mul"),
                   grad_formula=real_div_formula, flops=flops.per_output_element())
-div_legacy = binary("Div", _real_div, grad_names=broadcast_names("truediv", "mul"),
-                    grad_formula=real_div_formula)
+div_legacy = binary("Div", _real_div, kernel=grappler_rewrites.real_div_kernel(_real_div),
+                    grad_names=broadcast_names("truediv", "mul"), grad_formula=real_div_formula)
 floor_div = binary("FloorDiv", _floor_div, REAL, grad="none")
 truncate_div = binary("TruncateDiv", lambda x, y: torch.div(x, y, rounding_mode="trunc"), REAL,
                       grad="none")
@@ -231,9 +232,9 @@ div_no_nan_ = binary(
 mul_no_nan_ = binary(
     "MulNoNan", lambda x, y: torch.where(y == 0, torch.zeros_like(x), x * y), FLOAT_COMPLEX,
     grad_names=broadcast_names("MulNoNan", "MulNoNan_1"), grad_formula=mul_no_nan_formula)
-xdivy = binary(
-    "Xdivy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x / y), FLOAT_COMPLEX,
-    grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
+xdivy = binary("Xdivy", grappler_rewrites.xdivy, FLOAT_COMPLEX,
+               kernel=grappler_rewrites.xdivy_kernel,
+               grad_names=names("Reshape", "Reshape_1"), grad_formula=xdivy_formula)
 xlogy = binary(
     "Xlogy", lambda x, y: torch.where(x == 0, torch.zeros_like(x), x * torch.log(y)),
     FLOAT_COMPLEX, grad_names=names("Reshape", "Reshape_1"), grad_formula=xlogy_formula)
@@ -396,15 +397,6 @@ declare("Cast", inputs=["x: SrcT"], outputs=["y: DstT"],
         static_value=_cast_static_value, shape_value=_cast_shape_value)
 
 
-def _add_n_kernel(node: Any, kctx: Any) -> Callable[..., Any]:
-    def add_n(*xs: torch.Tensor) -> torch.Tensor:
-        out = xs[0]
-        for x in xs[1:]:
-            out = out + x
-        return out
-    return add_n
-
-
 def _add_n_shape(ctx: Any) -> List[TensorShape]:
     out = unknown_shape()
     for s in ctx.shapes:
@@ -417,7 +409,8 @@ def _add_n_shape(ctx: Any) -> List[TensorShape]:
 
 declare("AddN", inputs=["inputs: N * T"], outputs=["sum: T"],
         attrs={"N": Int(minimum=1), "T": Type(NUMBER + (D.variant,))},
-        shape=_add_n_shape, kernel=_add_n_kernel, grad_names=lambda op: [Pass(0)] * len(op.inputs),
+        shape=_add_n_shape, kernel=grappler_rewrites.add_n_kernel,
+        grad_names=lambda op: [Pass(0)] * len(op.inputs),
         flops=flops.add_n, kernel_error=same_shape_error)
 
 

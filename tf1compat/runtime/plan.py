@@ -21,6 +21,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 import torch
 
 from tf1compat.framework import errors
+from tf1compat.framework.constant_value import constant_value
 from tf1compat.framework.hooks import GRAD_MODE
 from tf1compat.framework.op_def import FOLD_ELEMENT_LIMIT, single_output
 from tf1compat.framework.operation import Operation
@@ -121,17 +122,20 @@ def is_pure_alias(t: Tensor) -> bool:
 class PlanKernelContext:
     """What a kernel factory may use: the session runtime, the op's device, sub-plans."""
 
-    __slots__ = ("runtime", "device", "node", "builder", "_may_alias", "own_shape")
+    __slots__ = ("runtime", "device", "node", "builder", "_may_alias", "own_shape",
+                 "_constant")
 
     def __init__(self, runtime: Any, device: torch.device, node: Operation,
                  builder: "PlanBuilder",
                  may_alias: Optional[Callable[[Tensor], bool]] = None,
-                 own_shape: Optional[List[Any]] = None):
+                 own_shape: Optional[List[Any]] = None,
+                 constant: Optional[Callable[[Tensor], bool]] = None):
         self.runtime = runtime
         self.device = device
         self.node = node
         self.builder = builder
         self._may_alias = may_alias
+        self._constant = constant
         # A Reshape to its input's own dimensions (runtime/plan_rewrites.py): the target
         # spec its kernel reads from input 0; its shape input arrives as None.
         self.own_shape = own_shape
@@ -151,6 +155,12 @@ class PlanKernelContext:
         """Whether input `t`'s run-time value may share storage with a feed, a constant, a
         variable or another view, so a kernel that keeps it (Assign) must copy it first."""
         return True if self._may_alias is None else self._may_alias(t)
+
+    def input_is_constant(self, t: Tensor) -> bool:
+        """Whether input `t` is a constant when the plan runs, as TF's Grappler sees it
+        after constant folding (its IsReallyConstant): computed from constants alone and
+        not fed (ops/grappler_rewrites.py reads it)."""
+        return self._constant is not None and self._constant(t)
 
     def op_resource(self, factory: Callable[[], Any]) -> Any:
         """Per-session state of this op that outlives plans (random streams, readers)."""
@@ -424,7 +434,8 @@ class _Binder:
             return False
         sources, feeds = self.sources, self.feeds
         kctx = PlanKernelContext(self.runtime, device, op, self.builder,
-                                 lambda t: _may_alias(t, sources, feeds))
+                                 lambda t: _may_alias(t, sources, feeds),
+                                 constant=self._really_constant)
         rewriter = self.grads.rewriter
         if rewriter is not None:
             probe = chain.factory       # any callable: wrap returns it when unchanged
@@ -450,7 +461,7 @@ class _Binder:
         sources = self.sources
         kctx = PlanKernelContext(self.runtime, device, op, self.builder,
                                  lambda t: _may_alias(t, sources, feeds),
-                                 self.own_shape.get(op))
+                                 self.own_shape.get(op), self._really_constant)
         alias_outputs = [state_key(t) if not _is_fed(t, feeds) else None
                          for t in op._outputs]
         if od.kernel is None:
@@ -501,6 +512,25 @@ class _Binder:
             except (ValueError, TypeError, NotImplementedError) as e:
                 raise _factory_error(op, e) from None
         self.steps.append(Step(op, kernel, args, outs, marks=marks))
+
+    def _really_constant(self, t: Tensor) -> bool:
+        """Grappler's IsReallyConstant of an input, after its constant folding: a
+        constant of this plan (a Const, or folded from constants), never a feed; in a
+        loop's region also a constant the loop captures (a region input here; TF's
+        MoveConstantsPastEnter copies it into the frame; a cond branch's capture passes a
+        Switch, which is no constant). A dataflow plan folds nothing: its Consts and their
+        constant Enters count."""
+        if t in self.feeds:
+            context = self.context
+            return context is not None and context.IsWhileContext() and \
+                (t._op._type == "Const" or constant_value(t) is not None)
+        src = self.sources.get(t)
+        if src is not None and src.kind == CONST:
+            return True
+        op = t._op
+        while self.dataflow and op._type == "Enter" and op.get_attr("is_constant"):
+            op = op._inputs[0]._op
+        return op._type == "Const" and not any(o in self.feeds for o in op._outputs)
 
     def _arguments(self, op: Operation, device: torch.device) -> List[Source]:
         od = op._op_def
