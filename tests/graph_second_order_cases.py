@@ -197,8 +197,61 @@ def case_train_loop_gradient_penalty_lstm(tf):
                           ["total:0", "kernel:0", "bias:0"])
 
 
+def _rnn_penalty(tf, cell, lengths=None, shape=(2, 4, 2)):
+    """loss + sum((d loss/d seq) ** 2) through tf.nn.dynamic_rnn over `cell` (its input
+    unstacked into a TensorArray, read each step; its outputs written into one and
+    stacked after the loop), trained with GradientDescent from the file."""
+    from tests.graph_training_cases import _training_spec
+    seq = tf.placeholder(tf.float32, list(shape), name="seq")
+    out, state = tf.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tf.float32)
+    final = state.h if hasattr(state, "h") else state
+    loss = tf.identity(tf.reduce_sum(tf.tanh(out) * out) + tf.reduce_sum(final * 0.5),
+                       name="loss")
+    g = tf.gradients(loss, seq)[0]
+    tf.add(loss, tf.reduce_sum(g * g), name="total")
+    tf.train.GradientDescentOptimizer(0.1).minimize(
+        tf.get_default_graph().get_tensor_by_name("total:0"), name="train")
+    tf.global_variables_initializer()
+    # (the values read by name: TF's own graph of the case, built with control flow v2,
+    # makes the cell's variables resource variables)
+    fetches = ["total:0"] + [tf.identity(v, name=f"value_{k}").name
+                             for k, v in enumerate(tf.trainable_variables())]
+    return _training_spec(tf, tf.train.Saver(), {"seq:0": SEQ.transpose(1, 0, 2)}, fetches)
+
+
+def case_train_rnn_gradient_penalty_gru(tf):
+    """A gradient penalty through dynamic_rnn over a GRUCell (fixed lengths)."""
+    tf.set_random_seed(1)
+    return _rnn_penalty(tf, tf.nn.rnn_cell.GRUCell(3))
+
+
+def case_train_rnn_gradient_penalty_lstm(tf):
+    """A gradient penalty through dynamic_rnn over an LSTMCell (fixed lengths)."""
+    tf.set_random_seed(2)
+    return _rnn_penalty(tf, tf.nn.rnn_cell.LSTMCell(3))
+
+
+def case_train_rnn_gradient_penalty_basic(tf):
+    """A gradient penalty through dynamic_rnn over a BasicRNNCell (fixed lengths)."""
+    tf.set_random_seed(3)
+    return _rnn_penalty(tf, tf.nn.rnn_cell.BasicRNNCell(3))
+
+
+def case_train_rnn_gradient_penalty_lstm_lengths(tf):
+    """A gradient penalty through dynamic_rnn over an LSTMCell, the batch, the number of
+    steps and the lengths (a fed default) known at run time only: the initial state a
+    Fill of the input's run-time batch, the steps past a row's length copying its state
+    through (Select)."""
+    tf.set_random_seed(5)
+    lengths = tf.placeholder_with_default(np.array([4, 2], np.int32), [None], name="lengths")
+    return _rnn_penalty(tf, tf.nn.rnn_cell.LSTMCell(3), lengths, (None, None, 2))
+
+
 SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_loop_gradient_penalty_tanh_matmul,
                       case_loop_second_order_op_set, case_loop_second_order_cond_body,
                       case_train_loop_gradient_penalty_cond_body,
-                      case_train_loop_gradient_penalty_lstm]
+                      case_train_loop_gradient_penalty_lstm,
+                      case_train_rnn_gradient_penalty_gru, case_train_rnn_gradient_penalty_lstm,
+                      case_train_rnn_gradient_penalty_basic,
+                      case_train_rnn_gradient_penalty_lstm_lengths]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from typing import Any
 
 import numpy as np
 import pytest
@@ -99,7 +100,11 @@ RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
              graph_second_order_cases.case_loop_second_order_cond_body]
 PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul,
                  graph_second_order_cases.case_train_loop_gradient_penalty_cond_body,
-                 graph_second_order_cases.case_train_loop_gradient_penalty_lstm]
+                 graph_second_order_cases.case_train_loop_gradient_penalty_lstm,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_gru,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_lstm,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_basic,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_lstm_lengths]
 
 
 @pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -202,24 +207,58 @@ def test_hessians_of_more_elements_than_written_row_by_row_keep_tf1compats_form(
     assert not [n for n in gd.node if n.op == "StatelessWhile"]
 
 
-def test_gradient_penalty_through_dynamic_rnn_keeps_tf1compats_form(caplog):
-    """A gradient penalty through dynamic_rnn (TensorArrays: no tangents written): the
-    second gradient names them, the first keeps tf1compat's form too (the second
-    differentiates it behind the TensorArray gather, where its sources' reach stops);
-    tf1compat reads the file back to the same gradient."""
-    seq = tf.placeholder(tf.float32, [2, 2, 2], name="seq")
-    cell = tf.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.constant_initializer(0.3))
-    out, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
-    loss = tf.reduce_sum(out * out)
+def _finite_difference(value: Any, variable: Any, sess: Any, feeds: dict,
+                       step: float = 1e-3) -> np.ndarray:
+    """The central difference of scalar `value` along each element of `variable`."""
+    start = sess.run(variable)
+    found = np.zeros_like(start, np.float64)
+    for index in np.ndindex(*start.shape):
+        moved = []
+        for sign in (1, -1):
+            shifted = start.astype(np.float64).copy()
+            shifted[index] += sign * step
+            variable.load(shifted.astype(start.dtype), sess)
+            moved.append(float(sess.run(value, feeds)))
+        found[index] = (moved[0] - moved[1]) / (2 * step)
+    variable.load(start, sess)
+    return found
+
+
+@pytest.mark.parametrize("kind, lengths, shape", [
+    ("gru", None, [2, 3, 2]), ("lstm", None, [2, 3, 2]), ("gru", [3, 1], [2, 3, 2]),
+    ("basic", [0, 2], [2, 3, 2]), ("lstm", "fed", [None, None, 2])])
+def test_gradient_penalty_through_dynamic_rnn_is_written_as_loops(kind, lengths, shape,
+                                                                  caplog):
+    """A gradient penalty through dynamic_rnn (its input read from an unstacked
+    TensorArray, its outputs written into one and stacked; lengths, fed lengths and
+    shapes known at run time only too): written without a warning as tangent and
+    backward StatelessWhile loops holding no TensorArray op; tf1compat reads the file
+    back to the same gradient, which agrees with a finite difference (float64)."""
+    seq = tf.placeholder(tf.float64, shape, name="seq")
+    if lengths == "fed":
+        lengths = tf.placeholder_with_default(np.array([3, 2], np.int32), [None])
+    tf.set_random_seed(4)
+    cell = {"gru": tf.nn.rnn_cell.GRUCell, "lstm": tf.nn.rnn_cell.LSTMCell,
+            "basic": tf.nn.rnn_cell.BasicRNNCell}[kind](2)
+    out, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float64, sequence_length=lengths)
+    loss = tf.reduce_sum(tf.tanh(out) * out)
     g = tf.gradients(loss, seq)[0]
-    kernel = [v for v in tf.trainable_variables() if "gates/kernel" in v.name][0]
-    grad = tf.gradients(loss + tf.reduce_sum(g * g), kernel)[0]
+    total = loss + tf.reduce_sum(g * g)
+    kernel = [v for v in tf.trainable_variables() if "kernel" in v.name][0]
+    grad = tf.gradients(total, kernel)[0]
     tf.global_variables_initializer()
     gd, warned = export_with_warnings(caplog)
-    assert any("its region holds TensorArrays (dynamic_rnn" in w for w in warned), warned
-    assert any("differentiated again (create_graph)" in w for w in warned), warned
-    imported_gradient_matches(gd, grad, {"seq:0": graph_second_order_cases.SEQ[:2]},
-                              "init")
+    assert not warned, warned
+    assert [n for n in gd.node if n.op == "StatelessWhile"]
+    assert not {n.op for f in gd.library.function for n in f.node_def
+                if "TensorArray" in n.op}
+    feeds = {"seq:0": graph_second_order_cases.SEQ[:3].transpose(1, 0, 2)}
+    imported_gradient_matches(gd, grad, feeds, "init")
+    with tf.Session() as sess:
+        sess.run("init")
+        np.testing.assert_allclose(sess.run(grad, feeds),
+                                   _finite_difference(total, kernel, sess, feeds, 1e-5),
+                                   rtol=1e-5, atol=1e-7)
 
 
 def _finite_difference_second_order(w: np.ndarray, x0: np.ndarray) -> np.ndarray:

@@ -273,6 +273,7 @@ TANGENTS: Dict[str, Callable[..., Names]] = {
     "Reshape": _linear_at(0), "ExpandDims": _linear_at(0), "Squeeze": _linear_at(0),
     "Transpose": _linear_at(0), "StridedSlice": _linear_at(0), "Slice": _slice,
     "Unpack": _linear_at(0), "SplitV": _linear_at(0), "Split": _linear_at(1),
+    "Fill": _linear_at(1),
     "ConcatV2": _joined, "Pack": _joined, "Select": _select, "Cast": _cast,
     "Maximum": _extremum("GreaterEqual"), "Minimum": _extremum("LessEqual"),
     "SquaredDifference": _squared_difference,
