@@ -247,6 +247,50 @@ def case_train_rnn_gradient_penalty_lstm_lengths(tf):
     return _rnn_penalty(tf, tf.nn.rnn_cell.LSTMCell(3), lengths, (None, None, 2))
 
 
+def wide_op_set_step(tf, h, w):
+    """A loop step over a [2, 3] state `h` and a [3, 3] weight `w` using the op types
+    of graphdef/tangent_lowering.py the other cases do not: Atan, Elu, Selu, Softmax,
+    LogSoftmax, SelectV2 (broadcasting), GatherV2, Tile, Pow, Expm1, Log1p, Sinh, Cosh,
+    Tan, Asin, Acos, LeakyRelu, Relu6, ReverseV2, Cumsum, Pad, AddN, L2Loss,
+    BatchMatMulV2, Sign."""
+    a = tf.atan(h) + tf.nn.elu(h) * 0.5 + tf.nn.selu(h) * 0.1
+    s = tf.nn.softmax(a) + tf.nn.log_softmax(h) * 0.1
+    t = tf.where_v2(h[:, :1] > 0, tf.sinh(h) * 0.3, tf.cosh(h) * 0.2)
+    u = tf.transpose(tf.gather(tf.transpose(tf.concat([s, t], 1)), [0, 2, 4]))
+    v = tf.tile(tf.reduce_mean(u, 0, keepdims=True), [2, 1])
+    p = tf.pow(tf.sigmoid(h) + 0.5, 1.5) + tf.expm1(h * 0.1) + tf.log1p(tf.square(h))
+    r = tf.nn.leaky_relu(h, 0.1) + tf.nn.relu6(h * 4.0) * 0.1 + tf.tan(h * 0.3) + \
+        tf.asin(tf.tanh(h) * 0.5) + tf.acos(tf.tanh(h) * 0.5) * tf.sign(h + 2.0)
+    q = tf.reverse(tf.cumsum(h, axis=1), [1]) * 0.1 + tf.add_n([u, v, p]) * 0.2
+    padded = tf.pad(h, [[0, 0], [1, 1]])[:, 1:4]
+    mm = tf.matmul(tf.expand_dims(h, 0), tf.expand_dims(w, 0))[0]
+    return tf.tanh(q + r * 0.1 + padded * 0.2 + mm + tf.nn.l2_loss(h) * 0.01)
+
+
+def wide_op_set_gradients(tf, dtype):
+    """x, w, loss, g = d loss/dx, gg = d sum(g * g)/[x, w] through three steps of
+    wide_op_set_step."""
+    x = tf.placeholder(dtype, [2, 3], name="x")
+    w = tf.Variable(np.array([[0.5, -0.3, 0.2], [0.1, 0.4, -0.6], [-0.2, 0.3, 0.7]]),
+                    dtype=dtype, name="w")
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, wide_op_set_step(tf, h, w)),
+                         [tf.constant(0), x])
+    loss = tf.reduce_sum(h * h + h, name="loss")
+    g = tf.identity(tf.gradients(loss, x)[0], name="g")
+    gg = tf.gradients(tf.reduce_sum(g * g), [x, w])
+    return x, w, loss, g, [tf.identity(t, name=f"gg_{k}") for k, t in enumerate(gg)]
+
+
+def case_loop_second_order_wide_op_set(tf):
+    """Gradients of gradients through a loop whose body holds wide_op_set_step's op
+    types: TF runs the file's tangent and backward loops to tf1compat's values."""
+    wide_op_set_gradients(tf, tf.float32)
+    tf.global_variables_initializer()
+    fetches = ["loss:0", "g:0", "gg_0:0", "gg_1:0"]
+    return {"init": "init", "runs": [{"feeds": {"x:0": X23}, "fetches": fetches},
+                                     {"feeds": {"x:0": X23_B}, "fetches": fetches}]}
+
+
 SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_loop_gradient_penalty_tanh_matmul,
                       case_loop_second_order_op_set, case_loop_second_order_cond_body,
@@ -254,4 +298,5 @@ SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_loop_gradient_penalty_lstm,
                       case_train_rnn_gradient_penalty_gru, case_train_rnn_gradient_penalty_lstm,
                       case_train_rnn_gradient_penalty_basic,
-                      case_train_rnn_gradient_penalty_lstm_lengths]
+                      case_train_rnn_gradient_penalty_lstm_lengths,
+                      case_loop_second_order_wide_op_set]

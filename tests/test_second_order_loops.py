@@ -97,7 +97,8 @@ def test_array_reads_after_nested_loops_train_as_tf(case):
 
 RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
              graph_second_order_cases.case_loop_second_order_op_set,
-             graph_second_order_cases.case_loop_second_order_cond_body]
+             graph_second_order_cases.case_loop_second_order_cond_body,
+             graph_second_order_cases.case_loop_second_order_wide_op_set]
 PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul,
                  graph_second_order_cases.case_train_loop_gradient_penalty_cond_body,
                  graph_second_order_cases.case_train_loop_gradient_penalty_lstm,
@@ -178,9 +179,9 @@ def _loop_with(step):
 @pytest.mark.parametrize("step, reason", [
     (lambda i, h, w: tf.while_loop(lambda j, a: j < 2, lambda j, a: (j + 1, a * w),
                                    [tf.constant(0), h])[1], "op type While"),
-    (lambda i, h, w: tf.cond(i < 1, lambda: tf.atan(h) * w, lambda: h + w),
-     "op type Atan (no tangent written)")],
-    ids=["nested_loop", "atan_in_cond"])
+    (lambda i, h, w: tf.cond(i < 1, lambda: tf.math.erf(h) * w, lambda: h + w),
+     "op type Erf (no tangent written)")],
+    ids=["nested_loop", "erf_in_cond"])
 def test_bodies_without_tangents_keep_tf1compats_form(step, reason, caplog):
     """A body op without a tangent (a nested loop, an op type tangent_lowering.py does
     not write, in a tf.cond branch too): the gradients of gradients keep tf1compat's
@@ -259,6 +260,17 @@ def test_gradient_penalty_through_dynamic_rnn_is_written_as_loops(kind, lengths,
         np.testing.assert_allclose(sess.run(grad, feeds),
                                    _finite_difference(total, kernel, sess, feeds, 1e-5),
                                    rtol=1e-5, atol=1e-7)
+
+
+def test_wide_op_set_second_order_agrees_with_a_finite_difference():
+    """The gradients of gradients through wide_op_set_step's loop (float64), as
+    tf1compat computes them, against central differences of the first gradient."""
+    x, w, loss, g, gg = graph_second_order_cases.wide_op_set_gradients(tf, tf.float64)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        feeds = {x: graph_second_order_cases.X23}
+        np.testing.assert_allclose(sess.run(gg[1], feeds), _finite_difference(
+            tf.reduce_sum(g * g), w, sess, feeds, 1e-5), rtol=1e-6, atol=1e-7)
 
 
 def _finite_difference_second_order(w: np.ndarray, x0: np.ndarray) -> np.ndarray:
