@@ -201,12 +201,18 @@ def _rnn_penalty(tf, cell, lengths=None, shape=(2, 4, 2)):
     """loss + sum((d loss/d seq) ** 2) through tf.nn.dynamic_rnn over `cell` (its input
     unstacked into a TensorArray, read each step; its outputs written into one and
     stacked after the loop), trained with GradientDescent from the file."""
-    from tests.graph_training_cases import _training_spec
     seq = tf.placeholder(tf.float32, list(shape), name="seq")
     out, state = tf.nn.dynamic_rnn(cell, seq, sequence_length=lengths, dtype=tf.float32)
     final = state.h if hasattr(state, "h") else state
-    loss = tf.identity(tf.reduce_sum(tf.tanh(out) * out) + tf.reduce_sum(final * 0.5),
-                       name="loss")
+    return _penalty_training(tf, seq, tf.reduce_sum(tf.tanh(out) * out) +
+                             tf.reduce_sum(final * 0.5))
+
+
+def _penalty_training(tf, seq, loss):
+    """"total" = loss + sum((d loss/d seq) ** 2), its GradientDescent op "train" and the
+    training spec fetching it and each trainable variable's value."""
+    from tests.graph_training_cases import _training_spec
+    loss = tf.identity(loss, name="loss")
     g = tf.gradients(loss, seq)[0]
     tf.add(loss, tf.reduce_sum(g * g), name="total")
     tf.train.GradientDescentOptimizer(0.1).minimize(
@@ -281,6 +287,25 @@ def wide_op_set_gradients(tf, dtype):
     return x, w, loss, g, [tf.identity(t, name=f"gg_{k}") for k, t in enumerate(gg)]
 
 
+def case_train_rnn_gradient_penalty_bidirectional(tf):
+    """A gradient penalty through bidirectional_dynamic_rnn (a GRUCell forwards, an
+    LSTMCell backwards; fed lengths: ReverseSequence before and after the backward
+    loop) and a second dynamic_rnn over the same input: three loops in the first
+    gradient's region, each written as its own tangent and backward loops."""
+    tf.set_random_seed(6)
+    seq = tf.placeholder(tf.float32, [2, 4, 2], name="seq")
+    lengths = tf.placeholder_with_default(np.array([4, 3], np.int32), [2], name="lengths")
+    (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(
+        tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.LSTMCell(3), seq, lengths,
+        dtype=tf.float32)
+    with tf.variable_scope("second"):
+        other, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicRNNCell(3), seq * 0.5,
+                                     dtype=tf.float32)
+    out = tf.concat([fw, bw], 2)
+    return _penalty_training(tf, seq, tf.reduce_sum(tf.tanh(out) * out) +
+                             tf.reduce_sum(other * fw))
+
+
 def case_loop_second_order_wide_op_set(tf):
     """Gradients of gradients through a loop whose body holds wide_op_set_step's op
     types: TF runs the file's tangent and backward loops to tf1compat's values."""
@@ -299,4 +324,5 @@ SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_rnn_gradient_penalty_gru, case_train_rnn_gradient_penalty_lstm,
                       case_train_rnn_gradient_penalty_basic,
                       case_train_rnn_gradient_penalty_lstm_lengths,
-                      case_loop_second_order_wide_op_set]
+                      case_loop_second_order_wide_op_set,
+                      case_train_rnn_gradient_penalty_bidirectional]

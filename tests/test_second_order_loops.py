@@ -105,7 +105,8 @@ PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_
                  graph_second_order_cases.case_train_rnn_gradient_penalty_gru,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_lstm,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_basic,
-                 graph_second_order_cases.case_train_rnn_gradient_penalty_lstm_lengths]
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_lstm_lengths,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_bidirectional]
 
 
 @pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -225,6 +226,18 @@ def _finite_difference(value: Any, variable: Any, sess: Any, feeds: dict,
     return found
 
 
+def _penalty_gradient_is_right(gd: Any, grad: Any, total: Any, kernel: Any) -> None:
+    """`grad` = d total/d kernel (float64, of a sequence `seq:0`) is read back from the
+    file `gd` and agrees with a finite difference."""
+    feeds = {"seq:0": graph_second_order_cases.SEQ[:3].transpose(1, 0, 2)}
+    imported_gradient_matches(gd, grad, feeds, "init")
+    with tf.Session() as sess:
+        sess.run("init")
+        np.testing.assert_allclose(sess.run(grad, feeds),
+                                   _finite_difference(total, kernel, sess, feeds, 1e-5),
+                                   rtol=1e-5, atol=1e-7)
+
+
 @pytest.mark.parametrize("kind, lengths, shape", [
     ("gru", None, [2, 3, 2]), ("lstm", None, [2, 3, 2]), ("gru", [3, 1], [2, 3, 2]),
     ("basic", [0, 2], [2, 3, 2]), ("lstm", "fed", [None, None, 2])])
@@ -253,13 +266,41 @@ def test_gradient_penalty_through_dynamic_rnn_is_written_as_loops(kind, lengths,
     assert [n for n in gd.node if n.op == "StatelessWhile"]
     assert not {n.op for f in gd.library.function for n in f.node_def
                 if "TensorArray" in n.op}
-    feeds = {"seq:0": graph_second_order_cases.SEQ[:3].transpose(1, 0, 2)}
-    imported_gradient_matches(gd, grad, feeds, "init")
-    with tf.Session() as sess:
-        sess.run("init")
-        np.testing.assert_allclose(sess.run(grad, feeds),
-                                   _finite_difference(total, kernel, sess, feeds, 1e-5),
-                                   rtol=1e-5, atol=1e-7)
+    _penalty_gradient_is_right(gd, grad, total, kernel)
+
+
+@pytest.mark.parametrize("stacked", [False, True], ids=["bidirectional", "stacked"])
+def test_gradient_penalty_through_two_loops(stacked, caplog):
+    """Two dynamic_rnns in the first gradient's region: side by side (a bidirectional
+    one) each is written as its own tangent and backward loops; one reading the other's
+    outputs (stacked) keeps tf1compat's form, the warning saying so. Either way the
+    gradient agrees with a finite difference (float64) and is read back from the file."""
+    seq = tf.placeholder(tf.float64, [2, 3, 2], name="seq")
+    tf.set_random_seed(4)
+    if stacked:
+        with tf.variable_scope("first"):
+            inner, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), seq, dtype=tf.float64)
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), inner, dtype=tf.float64)
+    else:
+        (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(
+            tf.nn.rnn_cell.GRUCell(2), tf.nn.rnn_cell.LSTMCell(2), seq, [3, 2],
+            dtype=tf.float64)
+        out = tf.concat([fw, bw], 2)
+    loss = tf.reduce_sum(tf.tanh(out) * out)
+    total = loss + tf.reduce_sum(tf.square(tf.gradients(loss, seq)[0]))
+    kernel = [v for v in tf.trainable_variables() if "kernel" in v.name][-1]
+    grad = tf.gradients(total, kernel)[0]
+    tf.global_variables_initializer()
+    gd, warned = export_with_warnings(caplog)
+    whiles = [n for n in gd.node if n.op == "StatelessWhile"]
+    if stacked:
+        assert any("a loop of its region reads another's results" in w for w in warned), \
+            warned
+        assert not whiles
+    else:
+        assert not warned, warned
+        assert len(whiles) == 4
+    _penalty_gradient_is_right(gd, grad, total, kernel)
 
 
 def test_wide_op_set_second_order_agrees_with_a_finite_difference():

@@ -108,7 +108,9 @@ def plan_arrays(info, body: List[Operation], tail: List[Operation],
         if "TensorArray" not in member.type:
             continue
         written = [w for w in arrays.writes if w.inputs[0] is member.inputs[0]]
-        if member.type != _GATHER or not written or member.inputs[0] in [
+        if not written:         # (another loop's array: its plan's)
+            continue
+        if member.type != _GATHER or member.inputs[0] in [
                 g.inputs[0] for g in arrays.gathers] or \
                 not _full_range(member.inputs[1], arrays.size(written[0])):
             return arrays, (f"the TensorArray op type {member.type} after the loop other "

@@ -466,6 +466,7 @@ TANGENTS: Dict[str, Callable[..., Names]] = {
     "L2Loss": _l2_loss, "GatherV2": _linear_at(0), "GatherNd": _linear_at(0),
     "Tile": _linear_at(0), "Pad": _linear_at(0), "MirrorPad": _linear_at(0),
     "BroadcastTo": _linear_at(0), "ReverseV2": _linear_at(0), "Cumsum": _linear_at(0),
+    "ReverseSequence": _linear_at(0),
     "AvgPool": _linear_at(0), "UnsortedSegmentSum": _linear_at(0),
     "BatchMatMulV2": _linear_at(0, 1), "Conv2D": _linear_at(0, 1),
     "DepthwiseConv2dNative": _linear_at(0, 1),
