@@ -273,18 +273,41 @@ def wide_op_set_step(tf, h, w):
     return tf.tanh(q + r * 0.1 + padded * 0.2 + mm + tf.nn.l2_loss(h) * 0.01)
 
 
-def wide_op_set_gradients(tf, dtype):
+def image_op_set_step(tf, h, w):
+    """A loop step over a [2, 3] state `h` (an image of 2 x 3 pixels) and a [3, 3]
+    weight `w`: Conv2D (its filter from the state too), DepthwiseConv2dNative, AvgPool,
+    GatherNd, MirrorPad, BroadcastTo, UnsortedSegmentSum, Atanh."""
+    image = tf.reshape(h, [1, 2, 3, 1])
+    kernel = tf.reshape(tf.tanh(tf.matmul(h, w)[:, :2]), [2, 2, 1, 1])
+    conv = tf.nn.conv2d(image, kernel, [1, 1, 1, 1], "SAME")
+    depthwise = tf.nn.depthwise_conv2d(image, tf.reshape(w[:2, :2], [2, 2, 1, 1]),
+                                       [1, 1, 1, 1], "SAME")
+    pooled = tf.nn.avg_pool(conv + depthwise, [1, 2, 2, 1], [1, 1, 1, 1], "SAME")
+    picked = tf.gather_nd(h, [[1, 0], [0, 2], [1, 1], [0, 0], [1, 2], [0, 1]])
+    mirrored = tf.pad(h, [[0, 0], [1, 1]], "REFLECT")[:, 1:4]
+    summed = tf.unsorted_segment_sum(h * w[0], [1, 0], 2)
+    return tf.tanh(tf.reshape(pooled, [2, 3]) + tf.reshape(picked, [2, 3]) * 0.3 +
+                   mirrored * 0.2 + tf.broadcast_to(h[:1], [2, 3]) * 0.1 + summed * 0.2 +
+                   tf.atanh(tf.tanh(h) * 0.5))
+
+
+def wide_op_set_gradients(tf, dtype, step=wide_op_set_step):
     """x, w, loss, g = d loss/dx, gg = d sum(g * g)/[x, w] through three steps of
-    wide_op_set_step."""
+    `step`."""
     x = tf.placeholder(dtype, [2, 3], name="x")
     w = tf.Variable(np.array([[0.5, -0.3, 0.2], [0.1, 0.4, -0.6], [-0.2, 0.3, 0.7]]),
                     dtype=dtype, name="w")
-    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, wide_op_set_step(tf, h, w)),
+    _, h = tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, step(tf, h, w)),
                          [tf.constant(0), x])
     loss = tf.reduce_sum(h * h + h, name="loss")
     g = tf.identity(tf.gradients(loss, x)[0], name="g")
     gg = tf.gradients(tf.reduce_sum(g * g), [x, w])
     return x, w, loss, g, [tf.identity(t, name=f"gg_{k}") for k, t in enumerate(gg)]
+
+
+def case_loop_second_order_image_op_set(tf):
+    """The same through a loop of image_op_set_step (convolutions, pooling, ...)."""
+    return case_loop_second_order_wide_op_set(tf, image_op_set_step)
 
 
 def case_train_rnn_gradient_penalty_bidirectional(tf):
@@ -306,10 +329,10 @@ def case_train_rnn_gradient_penalty_bidirectional(tf):
                              tf.reduce_sum(other * fw))
 
 
-def case_loop_second_order_wide_op_set(tf):
+def case_loop_second_order_wide_op_set(tf, step=wide_op_set_step):
     """Gradients of gradients through a loop whose body holds wide_op_set_step's op
     types: TF runs the file's tangent and backward loops to tf1compat's values."""
-    wide_op_set_gradients(tf, tf.float32)
+    wide_op_set_gradients(tf, tf.float32, step)
     tf.global_variables_initializer()
     fetches = ["loss:0", "g:0", "gg_0:0", "gg_1:0"]
     return {"init": "init", "runs": [{"feeds": {"x:0": X23}, "fetches": fetches},
@@ -325,4 +348,5 @@ SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_rnn_gradient_penalty_basic,
                       case_train_rnn_gradient_penalty_lstm_lengths,
                       case_loop_second_order_wide_op_set,
-                      case_train_rnn_gradient_penalty_bidirectional]
+                      case_train_rnn_gradient_penalty_bidirectional,
+                      case_loop_second_order_image_op_set]

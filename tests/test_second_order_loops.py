@@ -98,7 +98,8 @@ def test_array_reads_after_nested_loops_train_as_tf(case):
 RUN_CASES = [graph_second_order_cases.case_loop_second_order_tanh_matmul,
              graph_second_order_cases.case_loop_second_order_op_set,
              graph_second_order_cases.case_loop_second_order_cond_body,
-             graph_second_order_cases.case_loop_second_order_wide_op_set]
+             graph_second_order_cases.case_loop_second_order_wide_op_set,
+             graph_second_order_cases.case_loop_second_order_image_op_set]
 PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_matmul,
                  graph_second_order_cases.case_train_loop_gradient_penalty_cond_body,
                  graph_second_order_cases.case_train_loop_gradient_penalty_lstm,
@@ -303,10 +304,13 @@ def test_gradient_penalty_through_two_loops(stacked, caplog):
     _penalty_gradient_is_right(gd, grad, total, kernel)
 
 
-def test_wide_op_set_second_order_agrees_with_a_finite_difference():
-    """The gradients of gradients through wide_op_set_step's loop (float64), as
+@pytest.mark.parametrize("step", [graph_second_order_cases.wide_op_set_step,
+                                  graph_second_order_cases.image_op_set_step],
+                         ids=lambda fn: fn.__name__)
+def test_wide_op_set_second_order_agrees_with_a_finite_difference(step):
+    """The gradients of gradients through the loops of the op set cases (float64), as
     tf1compat computes them, against central differences of the first gradient."""
-    x, w, loss, g, gg = graph_second_order_cases.wide_op_set_gradients(tf, tf.float64)
+    x, w, loss, g, gg = graph_second_order_cases.wide_op_set_gradients(tf, tf.float64, step)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         feeds = {x: graph_second_order_cases.X23}
