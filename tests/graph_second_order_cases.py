@@ -305,6 +305,22 @@ def wide_op_set_gradients(tf, dtype, step=wide_op_set_step):
     return x, w, loss, g, [tf.identity(t, name=f"gg_{k}") for k, t in enumerate(gg)]
 
 
+def case_train_rnn_gradient_penalty_classifier(tf):
+    """A gradient penalty through a classifier over dynamic_rnn of a MultiRNNCell (GRU
+    into LSTM, one loop), a dense layer per step and the sparse and the dense softmax
+    cross-entropies after the loop."""
+    tf.set_random_seed(7)
+    seq = tf.placeholder(tf.float32, [2, 4, 2], name="seq")
+    cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.GRUCell(3), tf.nn.rnn_cell.LSTMCell(3)])
+    out, _ = tf.nn.dynamic_rnn(cell, seq, dtype=tf.float32)
+    logits = tf.layers.dense(out, 3)
+    labels = tf.constant([[0, 1, 2, 1], [2, 1, 0, 0]])
+    sparse = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    dense = tf.nn.softmax_cross_entropy_with_logits_v2(
+        labels=tf.constant(np.full([2, 3], 1 / 3, np.float32)), logits=logits[:, -1])
+    return _penalty_training(tf, seq, (tf.reduce_mean(sparse) + tf.reduce_mean(dense)) * 10.0)
+
+
 def case_loop_second_order_image_op_set(tf):
     """The same through a loop of image_op_set_step (convolutions, pooling, ...)."""
     return case_loop_second_order_wide_op_set(tf, image_op_set_step)
@@ -349,4 +365,5 @@ SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_train_rnn_gradient_penalty_lstm_lengths,
                       case_loop_second_order_wide_op_set,
                       case_train_rnn_gradient_penalty_bidirectional,
-                      case_loop_second_order_image_op_set]
+                      case_loop_second_order_image_op_set,
+                      case_train_rnn_gradient_penalty_classifier]

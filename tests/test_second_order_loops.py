@@ -107,7 +107,8 @@ PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_
                  graph_second_order_cases.case_train_rnn_gradient_penalty_lstm,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_basic,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_lstm_lengths,
-                 graph_second_order_cases.case_train_rnn_gradient_penalty_bidirectional]
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_bidirectional,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_classifier]
 
 
 @pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])

@@ -360,17 +360,18 @@ def _zero(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder) 
     return [None] * len(y)
 
 
-def _last_axis_sum(op: Operation, value: str, b: NodeBuilder) -> str:
-    """The sum over the last axis, kept (its index not negative: TF's function gradient
-    of Sum fails on -1, "indices[0] is out of range")."""
-    rank = op.outputs[0].shape.rank
+def _last_axis_sum(op: Operation, value: str, b: NodeBuilder, keep: bool = True) -> str:
+    """The sum over the last axis of a value of the shape of op's first input (kept: its
+    index not negative, TF's function gradient of Sum fails on -1, "indices[0] is out
+    of range")."""
+    rank = op.inputs[0].shape.rank
     if rank is None:
         size = b.add("Size", [b.add("Shape", [value], {"T": _dtype(op), "out_type": D.int32})],
                      {"T": D.int32, "out_type": D.int32})
         axis = b.add("Sub", [size, b.const(1, D.int32)], {"T": D.int32})
     else:
         axis = b.const(rank - 1, D.int32)
-    return b.add("Sum", [value, axis], {"T": _dtype(op), "Tidx": D.int32, "keep_dims": True})
+    return b.add("Sum", [value, axis], {"T": _dtype(op), "Tidx": D.int32, "keep_dims": keep})
 
 
 def _softmax(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
@@ -441,6 +442,45 @@ def _l2_loss(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilde
                                                        "keep_dims": False})]
 
 
+def _labels(op: Operation, x: List[str], b: NodeBuilder) -> str:
+    """The labels as probabilities: a sparse op's one-hot (an Equal of the labels with a
+    Range of the classes: TF has no function gradient for OneHot)."""
+    if op.type == "SoftmaxCrossEntropyWithLogits":
+        return x[1]
+    index = op.inputs[1].dtype.base_dtype
+    shape = b.add("Shape", [x[0]], {"T": _dtype(op), "out_type": index})
+    depth = b.add("StridedSlice", [shape, b.const([1], D.int32), b.const([2], D.int32),
+                                   b.const([1], D.int32)], {
+        "T": index, "Index": D.int32, "begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+        "new_axis_mask": 0, "shrink_axis_mask": 1})
+    classes = b.add("Range", [b.const(0, index), depth, b.const(1, index)], {"Tidx": index})
+    column = b.add("ExpandDims", [x[1], b.const(1, D.int32)], {"T": index, "Tdim": D.int32})
+    hits = b.add("Equal", [column, classes], {"T": index, "incompatible_shape_error": True})
+    return b.add("Cast", [hits], {"SrcT": D.bool, "DstT": _dtype(op), "Truncate": False})
+
+
+def _cross_entropy(op: Operation, x: List[str], dx: Names, y: List[str], b: NodeBuilder
+                   ) -> Names:
+    """(Sparse)SoftmaxCrossEntropyWithLogits: the loss's tangent is the product of its
+    gradient (softmax - labels, the op's second output `backprop`) with the logits'
+    tangent, plus (dense labels) -sum(dlabels * log_softmax); backprop's tangent is
+    softmax's less the labels'."""
+    t = {"T": _dtype(op)}
+    losses, backprops = [], []
+    if dx[0] is not None:
+        softmax = b.add("Softmax", [x[0]], t)
+        backprop = b.add("Sub", [softmax, _labels(op, x, b)], t)
+        losses.append(_last_axis_sum(op, b.add("Mul", [backprop, dx[0]], t), b, keep=False))
+        inner = _last_axis_sum(op, b.add("Mul", [dx[0], softmax], t), b)
+        backprops.append(b.add("Mul", [softmax, b.add("Sub", [dx[0], inner], t)], t))
+    if op.type == "SoftmaxCrossEntropyWithLogits" and dx[1] is not None:
+        log_softmax = b.add("LogSoftmax", [x[0]], t)
+        losses.append(b.add("Neg", [_last_axis_sum(op, b.add("Mul", [dx[1], log_softmax], t),
+                                                   b, keep=False)], t))
+        backprops.append(b.add("Neg", [dx[1]], t))
+    return [_sum(op, losses, b), _sum(op, backprops, b)]
+
+
 TANGENTS: Dict[str, Callable[..., Names]] = {
     "AddV2": _add, "Sub": _sub, "Mul": _mul, "RealDiv": _div,
     "MatMul": _matmul, "BiasAdd": _bias_add, "Neg": _neg,
@@ -470,4 +510,6 @@ TANGENTS: Dict[str, Callable[..., Names]] = {
     "AvgPool": _linear_at(0), "UnsortedSegmentSum": _linear_at(0),
     "BatchMatMulV2": _linear_at(0, 1), "Conv2D": _linear_at(0, 1),
     "DepthwiseConv2dNative": _linear_at(0, 1),
+    "SoftmaxCrossEntropyWithLogits": _cross_entropy,
+    "SparseSoftmaxCrossEntropyWithLogits": _cross_entropy,
 }
