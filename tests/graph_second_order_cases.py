@@ -321,6 +321,37 @@ def case_train_rnn_gradient_penalty_classifier(tf):
     return _penalty_training(tf, seq, (tf.reduce_mean(sparse) + tf.reduce_mean(dense)) * 10.0)
 
 
+def case_train_rnn_gradient_penalty_encoder_decoder(tf):
+    """A gradient penalty through an encoder-decoder: a dynamic_rnn (LSTMCell) whose
+    final state, scaled and squashed, is the initial state of a second one over the
+    reversed input (two loops, the second's inputs computed from the first's results:
+    a function of their values and tangents between the loops)."""
+    tf.set_random_seed(8)
+    seq = tf.placeholder(tf.float32, [2, 4, 2], name="seq")
+    with tf.variable_scope("encoder"):
+        _, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(3), seq, dtype=tf.float32)
+    with tf.variable_scope("decoder"):
+        start = tf.nn.rnn_cell.LSTMStateTuple(state.c * 0.5, tf.tanh(state.h))
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.LSTMCell(3), tf.tanh(seq[:, ::-1]),
+                                   initial_state=start, dtype=tf.float32)
+    return _penalty_training(tf, seq, tf.reduce_sum(tf.tanh(out) * out) +
+                             tf.reduce_sum(state.h))
+
+
+def case_train_rnn_gradient_penalty_stacked(tf):
+    """A gradient penalty through two stacked dynamic_rnns (GRUCells), the second
+    reading the first's outputs (stacked after its loop, unstacked before the second's)
+    and starting from its squashed final state."""
+    tf.set_random_seed(9)
+    seq = tf.placeholder(tf.float32, [2, 4, 2], name="seq")
+    with tf.variable_scope("lower"):
+        inner, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), seq, dtype=tf.float32)
+    with tf.variable_scope("upper"):
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), inner,
+                                   initial_state=tf.tanh(state), dtype=tf.float32)
+    return _penalty_training(tf, seq, tf.reduce_sum(tf.tanh(out) * out) * 3.0)
+
+
 def case_loop_second_order_image_op_set(tf):
     """The same through a loop of image_op_set_step (convolutions, pooling, ...)."""
     return case_loop_second_order_wide_op_set(tf, image_op_set_step)
@@ -366,4 +397,6 @@ SECOND_ORDER_CASES = [case_loop_second_order_tanh_matmul,
                       case_loop_second_order_wide_op_set,
                       case_train_rnn_gradient_penalty_bidirectional,
                       case_loop_second_order_image_op_set,
-                      case_train_rnn_gradient_penalty_classifier]
+                      case_train_rnn_gradient_penalty_classifier,
+                      case_train_rnn_gradient_penalty_encoder_decoder,
+                      case_train_rnn_gradient_penalty_stacked]

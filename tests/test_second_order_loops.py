@@ -108,7 +108,9 @@ PENALTY_CASES = [graph_second_order_cases.case_train_loop_gradient_penalty_tanh_
                  graph_second_order_cases.case_train_rnn_gradient_penalty_basic,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_lstm_lengths,
                  graph_second_order_cases.case_train_rnn_gradient_penalty_bidirectional,
-                 graph_second_order_cases.case_train_rnn_gradient_penalty_classifier]
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_classifier,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_encoder_decoder,
+                 graph_second_order_cases.case_train_rnn_gradient_penalty_stacked]
 
 
 @pytest.mark.parametrize("case", RUN_CASES, ids=lambda fn: fn.__name__[len("case_"):])
@@ -271,37 +273,37 @@ def test_gradient_penalty_through_dynamic_rnn_is_written_as_loops(kind, lengths,
     _penalty_gradient_is_right(gd, grad, total, kernel)
 
 
-@pytest.mark.parametrize("stacked", [False, True], ids=["bidirectional", "stacked"])
-def test_gradient_penalty_through_two_loops(stacked, caplog):
+@pytest.mark.parametrize("kind", ["bidirectional", "encoder_decoder", "stacked"])
+def test_gradient_penalty_through_two_loops(kind, caplog):
     """Two dynamic_rnns in the first gradient's region: side by side (a bidirectional
-    one) each is written as its own tangent and backward loops; one reading the other's
-    outputs (stacked) keeps tf1compat's form, the warning saying so. Either way the
-    gradient agrees with a finite difference (float64) and is read back from the file."""
+    one), or the second starting from the first's final state (encoder-decoder: the
+    second's inputs a function of the first's results), each written as its own tangent
+    and backward loops, and stacked (the second reading the first's outputs through a
+    TensorArray unstacked between them: the function between the loops takes the
+    first's stacked outputs and their tangents). Each agrees with a finite difference
+    (float64) and is read back from the file."""
     seq = tf.placeholder(tf.float64, [2, 3, 2], name="seq")
     tf.set_random_seed(4)
-    if stacked:
-        with tf.variable_scope("first"):
-            inner, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), seq, dtype=tf.float64)
-        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), inner, dtype=tf.float64)
-    else:
+    if kind == "bidirectional":
         (fw, bw), _ = tf.nn.bidirectional_dynamic_rnn(
             tf.nn.rnn_cell.GRUCell(2), tf.nn.rnn_cell.LSTMCell(2), seq, [3, 2],
             dtype=tf.float64)
         out = tf.concat([fw, bw], 2)
+    else:
+        with tf.variable_scope("first"):
+            inner, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), seq,
+                                             dtype=tf.float64)
+        out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2),
+                                   inner if kind == "stacked" else seq[:, ::-1],
+                                   initial_state=tf.tanh(state), dtype=tf.float64)
     loss = tf.reduce_sum(tf.tanh(out) * out)
     total = loss + tf.reduce_sum(tf.square(tf.gradients(loss, seq)[0]))
-    kernel = [v for v in tf.trainable_variables() if "kernel" in v.name][-1]
+    kernel = [v for v in tf.trainable_variables() if "kernel" in v.name][0]
     grad = tf.gradients(total, kernel)[0]
     tf.global_variables_initializer()
     gd, warned = export_with_warnings(caplog)
-    whiles = [n for n in gd.node if n.op == "StatelessWhile"]
-    if stacked:
-        assert any("a loop of its region reads another's results" in w for w in warned), \
-            warned
-        assert not whiles
-    else:
-        assert not warned, warned
-        assert len(whiles) == 4
+    assert not warned, warned
+    assert len([n for n in gd.node if n.op == "StatelessWhile"]) == 4
     _penalty_gradient_is_right(gd, grad, total, kernel)
 
 

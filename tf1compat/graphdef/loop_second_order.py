@@ -36,7 +36,8 @@ gradient op computed from it takes it so (else both keep tf1compat's form). tf.h
 Jacobian form is written row by row by loop_gradient_export.py, each row such a
 gradient given a unit vector, sharing this plan's functions. What this writes
 (loop_second_order_plan.py decides): a first gradient op whose region holds top-level
-loops none of which reads another's results, ops before and after them, the bodies and
+loops (one's inputs computed from earlier loops' results by a function of those and
+their tangents between them, "mid"), ops before and after them, the bodies and
 those ops of the op types of tangent_lowering.TANGENTS, tf.conds of them (both branches
 and Select), TensorArrays unstacked before a loop, read in it, written once per
 iteration and stacked after it, and ops computing no floats from floats (the counter;
@@ -96,7 +97,7 @@ class _Types:
             [dtype for dtype in self.reads for _ in range(2)] + \
             [D.variant] * (2 * len(self.writes) + len(self.pushed))
         self.summed = [c for c in part.captures if c.dtype.base_dtype.is_floating]
-        self.derived = [c for c in self.active if c in plan.derived]
+        self.derived = [c for c in self.active if c not in plan.active]
         # the backward loop's: the iterations left, the gradients of the variables and
         # of their tangents, the sums of the captures' and of the derived captures'
         # tangents', those of the arrays read and of their tangents, the lists, the
@@ -212,28 +213,47 @@ def _part_functions(functions: Any, base: str, part: LoopPart, types: _Types
     return out
 
 
+def _segment(functions: Any, name: str, plan: SecondOrderPlan, count: int,
+             types: List[_Types], leaves: List[Tensor], ops: List[Operation],
+             outputs: Any) -> AttrValue:
+    """A function of ops after the first `count` loops: its arguments their final values
+    and tangents, their stacked arrays and tangents, `leaves` and the tangents of those
+    having one (_Segments.inputs); its results `outputs(function)`."""
+    fn = TangentFunction("tangent")
+    for part, ty in zip(plan.parts[:count], types):
+        for t in part.loop.outputs[:len(ty.vars)]:
+            fn.bind(t)
+        for k in part.floats:
+            fn.tangent[part.loop.outputs[k]] = fn.arg(ty.vars[k])
+    for gather in _gathers(plan, count):
+        fn.bind(gather.outputs[0])
+        fn.tangent[gather.outputs[0]] = fn.arg(gather.outputs[0].dtype.base_dtype)
+    for t in leaves:
+        fn.bind(t)
+    for t in leaves:
+        if plan.has_tangent(t):
+            fn.tangent[t] = fn.arg(t.dtype.base_dtype)
+    fn.write(ops)
+    return fn.finish(functions, name, outputs(fn))
+
+
 def _plan_functions(functions: Any, base: str, plan: SecondOrderPlan,
                     types: List[_Types]) -> Dict[str, AttrValue]:
-    """The functions of the ops after the loops (the tangents of the ys) and before them
-    (the tangents of the derived values)."""
+    """The functions of the ops after the loops (the tangents of the ys), between them
+    (the values and tangents of a loop's inputs computed from earlier loops' results)
+    and before them (the tangents of the derived values)."""
     out: Dict[str, AttrValue] = {}
-    tail = TangentFunction("tangent")
-    for part, ty in zip(plan.parts, types):
-        for t in part.loop.outputs[:len(ty.vars)]:
-            tail.bind(t)
-        for k in part.floats:
-            tail.tangent[part.loop.outputs[k]] = tail.arg(ty.vars[k])
-    for t in plan.leaves:
-        tail.bind(t)
-    for t in plan.leaves:
-        if plan.has_tangent(t):
-            tail.tangent[t] = tail.arg(t.dtype.base_dtype)
-    for gather in _gathers(plan):
-        tail.bind(gather.outputs[0])
-        tail.tangent[gather.outputs[0]] = tail.arg(gather.outputs[0].dtype.base_dtype)
-    tail.write(plan.tail)
-    out["tail"] = tail.finish(functions, base + "after_loop_tangents", [
-        (tail.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+    count = len(plan.parts)
+    out["tail"] = _segment(functions, base + "after_loop_tangents", plan, count, types,
+                           plan.leaves, plan.tail, lambda fn: [
+                               (fn.tangent_of(y), y.dtype.base_dtype) for y in plan.ys])
+    for j, part in enumerate(plan.parts):
+        if part.mid_ops:
+            out[f"mid_{j}"] = _segment(
+                functions, base + f"loop_{j}_inputs", plan, j, types, part.mid_leaves,
+                part.mid_ops, lambda fn: [(fn.value[t], t.dtype.base_dtype)
+                                          for t in part.mids] +
+                [(fn.tangent_of(t), t.dtype.base_dtype) for t in part.mids])
     if plan.head:
         head = TangentFunction("tangent")
         for t in plan.head_leaves:
@@ -247,9 +267,58 @@ def _plan_functions(functions: Any, base: str, plan: SecondOrderPlan,
     return out
 
 
-def _gathers(plan: SecondOrderPlan) -> List[Operation]:
-    """The stacks of the written arrays after the loops, loop by loop."""
-    return [g for part in plan.parts for g in part.arrays.gathers]
+def _gathers(plan: SecondOrderPlan, count: int) -> List[Operation]:
+    """The stacks of the arrays the first `count` loops write, loop by loop."""
+    return [g for part in plan.parts[:count] for g in part.arrays.gathers]
+
+
+class _Segments:
+    """The inputs of the functions after loops (_segment) and where their gradients go:
+    the gradient parts of each loop's final values and tangents and of each stack."""
+
+    def __init__(self, w: Any, plan: SecondOrderPlan, types: List[_Types]):
+        self.w, self.plan, self.types = w, plan, types
+        self.forwards: List[str] = []
+        self.stacks: Dict[Operation, List[str]] = {}        # write -> (values, tangents)
+        self.finals = [[[] for _ in range(len(ty.vars) + len(ty.floats))] for ty in types]
+        self.stacked: Dict[Operation, List[List[str]]] = {}   # gather -> parts of both
+
+    def inputs(self, count: int, leaves: List[Tensor], tangent_init: Any
+               ) -> Tuple[List[str], List[Any]]:
+        plan, w = self.plan, self.w
+        names = [f"{forward}:{k}" for forward, ty in zip(self.forwards[:count], self.types)
+                 for k in range(len(ty.vars) + len(ty.floats))]
+        dtypes = [d for ty in self.types[:count] for d in ty.vars + ty.floats]
+        for part in plan.parts[:count]:
+            for gather, write in part.arrays.gathers.items():
+                names += self.stacks[write]
+                dtypes += [gather.outputs[0].dtype.base_dtype] * 2
+        active = [t for t in leaves if plan.has_tangent(t)]
+        names += [w._name(t) for t in leaves] + [tangent_init(t) for t in active]
+        dtypes += [t.dtype.base_dtype for t in leaves + active]
+        return names, dtypes
+
+    def spread(self, grad: str, count: int, leaves: List[Tensor],
+               found: List[Tuple[Tensor, str]], tangent_grads: Dict[Tensor, List[str]]
+               ) -> None:
+        """Adds the outputs of `grad`, a SymbolicGradient of a segment after the first
+        `count` loops, to the gradient parts they are of."""
+        at = 0
+        for finals in self.finals[:count]:
+            for k in range(len(finals)):
+                finals[k].append(f"{grad}:{at}")
+                at += 1
+        for gather in _gathers(self.plan, count):
+            self.stacked.setdefault(gather, [[], []])
+            for i in range(2):
+                self.stacked[gather][i].append(f"{grad}:{at}")
+                at += 1
+        found += [(t, f"{grad}:{at + j}") for j, t in enumerate(leaves)
+                  if t.dtype.base_dtype.is_floating]
+        at += len(leaves)
+        for t in [t for t in leaves if self.plan.has_tangent(t)]:
+            tangent_grads.setdefault(t, []).append(f"{grad}:{at}")
+            at += 1
 
 
 def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
@@ -264,6 +333,7 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
             part.functions = _part_functions(w.writer.functions, f"{base}loop_{k}_", part,
                                              types)
         plan.functions = _plan_functions(w.writer.functions, base, plan, all_types)
+    funcs = plan.functions
     minus_one = w._const(base + "element_shape", -1, D.int32)
     outer = {c: w._node(base + "read", "ReadVariableOp", [w._name(handle)],
                         {"dtype": c.dtype.base_dtype}, [c.shape])
@@ -279,76 +349,104 @@ def write_second_order(w: Any, plan: SecondOrderPlan, output_grads: List[str]
         head = w._node(base + "before_loop", "PartitionedCall", head_inputs, {
             "Tin": head_types, "Tout": [t.dtype.base_dtype for t in plan.derived]},
             [t.shape for t in plan.derived])
-        w.writer.nodes[-1].attr["f"].CopyFrom(plan.functions["head"])
+        w.writer.nodes[-1].attr["f"].CopyFrom(funcs["head"])
+    mid_tangents: Dict[Tensor, str] = {}
 
     def tangent_init(t: Tensor) -> str:
         if t in plan.active:
             return output_grads[plan.active[t]]
         if t in plan.derived:
             return f"{head}:{plan.derived.index(t)}"
+        if t in mid_tangents:
+            return mid_tangents[t]
         return zeros(t)
 
     def zeros(t: Tensor) -> str:
         return w._node(base + "zeros", "ZerosLike", [value(t)], {"T": t.dtype.base_dtype},
                        [t.shape])
-    # the loops again, with tangents
-    forwards, stacks = [], {}
+    # the loops again, with tangents (a loop's inputs computed from earlier loops'
+    # results: their values and tangents from a function of those)
+    segments = _Segments(w, plan, all_types)
+    mid_inputs = {}
     for k, (part, types) in enumerate(zip(plan.parts, all_types)):
-        forwards.append(_forward_loop(w, f"{base}loop_{k}_", part, types, value,
-                                      tangent_init, minus_one))
+        if part.mid_ops:
+            mid_inputs[k] = segments.inputs(k, part.mid_leaves, tangent_init)
+            call = w._node(f"{base}loop_{k}_inputs", "PartitionedCall", mid_inputs[k][0], {
+                "Tin": mid_inputs[k][1], "Tout": [t.dtype.base_dtype for t in part.mids] * 2},
+                [t.shape for t in part.mids] * 2)
+            w.writer.nodes[-1].attr["f"].CopyFrom(funcs[f"mid_{k}"])
+            mid_tangents.update((t, f"{call}:{len(part.mids) + j}")
+                                for j, t in enumerate(part.mids))
+        forward = _forward_loop(w, f"{base}loop_{k}_", part, types, value, tangent_init,
+                                minus_one)
+        segments.forwards.append(forward)
         first_written = len(types.forward) - len(types.pushed) - 2 * len(part.arrays.writes)
         for j, write in enumerate(part.arrays.writes):
-            stacks[write] = [w._node(base + "stack", "TensorListStack", [
-                f"{forwards[-1]}:{first_written + 2 * j + i}", minus_one], {
+            segments.stacks[write] = [w._node(base + "stack", "TensorListStack", [
+                f"{forward}:{first_written + 2 * j + i}", minus_one], {
                     "element_dtype": types.writes[j], "num_elements": -1}, [_UNKNOWN])
                 for i in range(2)]
     # the gradient of the ys' tangents given grad_ys
-    tail_active = [t for t in plan.leaves if plan.has_tangent(t)]
-    gathers = _gathers(plan)
-    tail_inputs = [f"{forward}:{k}" for forward, types in zip(forwards, all_types)
-                   for k in range(len(types.vars) + len(types.floats))]
-    tail_types = [dtype for types in all_types for dtype in types.vars + types.floats]
-    first_leaf = len(tail_inputs)
-    tail_inputs += [w._name(t) for t in plan.leaves] + [tangent_init(t) for t in tail_active]
-    first_gather = len(tail_inputs) + len(tail_active)
-    tail_inputs += [stacks[part.arrays.gathers[g]][i] for part in plan.parts
-                    for g in part.arrays.gathers for i in range(2)]
-    tail_types += [t.dtype.base_dtype for t in plan.leaves + tail_active] + \
-        [g.outputs[0].dtype.base_dtype for g in gathers for _ in range(2)]
-    tail_grad = w._gradient_node(base + "after_loop_grad", plan.functions["tail"],
-                                 tail_inputs, tail_types, [w._name(d) for d in plan.dys],
+    count = len(plan.parts)
+    tail_inputs, tail_types = segments.inputs(count, plan.leaves, tangent_init)
+    tail_grad = w._gradient_node(base + "after_loop_grad", funcs["tail"], tail_inputs,
+                                 tail_types, [w._name(d) for d in plan.dys],
                                  [y.dtype.base_dtype for y in plan.ys],
                                  [_UNKNOWN] * len(tail_inputs))
-    found = [(t, f"{tail_grad}:{first_leaf + j}") for j, t in enumerate(plan.leaves)
-             if t.dtype.base_dtype.is_floating]
+    found: List[Tuple[Tensor, str]] = []
     tangent_grads: Dict[Tensor, List[str]] = {}
-    for j, t in enumerate(tail_active):
-        at = first_leaf + len(plan.leaves) + j
-        tangent_grads.setdefault(t, []).append(f"{tail_grad}:{at}")
-    written_grads = {}
-    for j, g in enumerate(gathers):
-        written_grads[[p for p in plan.parts if g in p.arrays.gathers][0].arrays.gathers[g]] = [
-            f"{tail_grad}:{first_gather + 2 * j + i}" for i in range(2)]
-    # the loops backwards
-    at = 0
-    for k, (part, types, forward) in enumerate(zip(plan.parts, all_types, forwards)):
-        grads = [f"{tail_grad}:{at + i}" for i in range(len(types.vars) + len(types.floats))]
-        at += len(grads)
-        found += _backward_loop(w, f"{base}loop_{k}_", part, types, forward, grads, [
-            name for j, write in enumerate(part.arrays.writes) for name in written_grads.get(
-                write, [w._node(base + "zeros", "ZerosLike", [stacks[write][i]],
-                                {"T": types.writes[j]}, [_UNKNOWN]) for i in range(2)])],
-            value, tangent_init, zeros, tangent_grads)
+    segments.spread(tail_grad, count, plan.leaves, found, tangent_grads)
+    # the loops backwards, the last first
+    for k in reversed(range(count)):
+        part, types, forward = plan.parts[k], all_types[k], segments.forwards[k]
+        outputs = part.loop.outputs
+        grads = [w._total(base + "final_grad", segments.finals[k][i], outputs[i])
+                 for i in range(len(types.vars))] + \
+            [w._total(base + "final_grad", segments.finals[k][len(types.vars) + j],
+                      outputs[i]) for j, i in enumerate(part.floats)]
+        written = []
+        for j, write in enumerate(part.arrays.writes):
+            for i in range(2):
+                parts = [g for gather, made in part.arrays.gathers.items() if made is write
+                         for g in segments.stacked.get(gather, [[], []])[i]]
+                written.append(_sum_of(w, base, parts, segments.stacks[write][i],
+                                       types.writes[j]))
+        mid_grads: Dict[Tensor, List[str]] = {}
+        for t, g in _backward_loop(w, f"{base}loop_{k}_", part, types, forward, grads,
+                                   written, value, tangent_init, zeros, tangent_grads):
+            if t in part.mids:
+                mid_grads.setdefault(t, []).append(g)
+            else:
+                found.append((t, g))
+        if part.mid_ops:
+            dys = [w._total(base + "input_grad", mid_grads.get(t, []), t)
+                   for t in part.mids] + \
+                [w._total(base + "input_grad", tangent_grads.get(t, []), t)
+                 for t in part.mids]
+            grad = w._gradient_node(f"{base}loop_{k}_inputs_grad", funcs[f"mid_{k}"],
+                                    mid_inputs[k][0], mid_inputs[k][1], dys,
+                                    [t.dtype.base_dtype for t in part.mids] * 2,
+                                    [_UNKNOWN] * len(mid_inputs[k][0]))
+            segments.spread(grad, k, part.mid_leaves, found, tangent_grads)
     if plan.head:
         dys = [w._total(base + "derived_grad", tangent_grads.get(t, []), t)
                for t in plan.derived]
-        head_grad = w._gradient_node(base + "before_loop_grad", plan.functions["head"],
-                                     head_inputs, head_types, dys,
+        head_grad = w._gradient_node(base + "before_loop_grad", funcs["head"], head_inputs,
+                                     head_types, dys,
                                      [t.dtype.base_dtype for t in plan.derived],
                                      [_UNKNOWN] * len(head_inputs))
         found += [(t, f"{head_grad}:{j}") for j, t in enumerate(plan.head_leaves)
                   if t.dtype.base_dtype.is_floating]
     return found
+
+
+def _sum_of(w: Any, base: str, parts: List[str], like: str, dtype: Any) -> str:
+    """The sum of gradient `parts` (node names), zeros like node `like` where none."""
+    if not parts:
+        return w._node(base + "zeros", "ZerosLike", [like], {"T": dtype}, [_UNKNOWN])
+    if len(parts) == 1:
+        return parts[0]
+    return w._node(base + "AddN", "AddN", parts, {"T": dtype, "N": len(parts)}, [_UNKNOWN])
 
 
 def _forward_loop(w: Any, base: str, part: LoopPart, types: _Types, value: Any,

@@ -121,12 +121,13 @@ def plan_arrays(info, body: List[Operation], tail: List[Operation],
 
 def head_ops(values: List[Tensor], reached: Set[Operation]) -> List[Operation]:
     """The ops computing `values` from the ops `reached` (those computed from the
-    sources), back to values computing no floats, in creation order."""
+    sources), back to values computing no floats and to the stacks of arrays an earlier
+    loop wrote, in creation order."""
     found: Set[Operation] = set()
     stack = [t.op for t in values if t.op in reached]
     while stack:
         current = stack.pop()
-        if current in found or current not in reached or \
+        if current in found or current not in reached or current.type == _GATHER or \
                 not any(t.dtype.base_dtype.is_floating for t in current.outputs):
             continue
         found.add(current)

@@ -77,6 +77,11 @@ class LoopPart:
         self.arrays = ArrayPlan()
         # the indices of the floating loop variables (not TensorArray flows)
         self.floats: List[int] = []
+        # floating inputs computed from earlier loops' results (their final values and
+        # stacked arrays) by the ops `mid_ops`, which read the outside values `mid_leaves`
+        self.mids: List[Tensor] = []
+        self.mid_ops: List[Operation] = []
+        self.mid_leaves: List[Tensor] = []
         self.functions: Optional[Dict[str, AttrValue]] = None    # once written
 
     @property
@@ -109,7 +114,7 @@ class SecondOrderPlan:
 
     def has_tangent(self, t: Tensor) -> bool:
         """Whether the outside value `t` the loops read has a tangent."""
-        return t in self.active or t in self.derived
+        return t in self.active or t in self.derived or any(t in p.mids for p in self.parts)
 
 
 def _source(t: Tensor, xs: List[Tensor]) -> Optional[int]:
@@ -177,11 +182,13 @@ def plan_second_order(op: Operation, reached: Set[Operation]
     after: Set[Operation] = set()
     for loop in loops:
         after |= full_reach(list(loop.outputs), upstream)
-    if any(loop in after for loop in loops):
-        return None, prefix + "a loop of its region reads another's results"
-    plan.tail = sorted(after, key=lambda o: o._id)
+    # (the ops after the loops computing the ys other than through a later loop; those
+    # computing a later loop's inputs are its `mid` ops)
+    plan.tail = sorted((data_upstream(ys, set(loops)) & after) - set(loops),
+                       key=lambda o: o._id)
     for loop in loops:
-        part, reason = _plan_part(LoopPart(loop), plan.tail, upstream)
+        part, reason = _plan_part(LoopPart(loop), sorted(after, key=lambda o: o._id),
+                                  upstream)
         if reason is not None:
             return None, prefix + reason
         plan.parts.append(part)
@@ -204,7 +211,33 @@ def plan_second_order(op: Operation, reached: Set[Operation]
         if reason is not None:
             return None, prefix + "the ops after its loop hold " + reason
     reads = [t for part in plan.parts for t in part.variable_reads]
-    for t in [t for part in plan.parts for t in part.inputs] + plan.leaves:
+    for part in plan.parts:
+        for t in part.inputs:
+            if t.op in after and t.dtype.base_dtype.is_floating and t not in part.mids:
+                part.mids.append(t)
+    gathers = {g: part for part in plan.parts for g in part.arrays.gathers}
+    for j, part in enumerate(plan.parts):
+        part.mid_ops = head_ops(part.mids, after - set(loops))
+        inside = set(part.mid_ops)
+        for member in part.mid_ops:
+            reason = _op_reason(member)
+            if reason is not None:
+                return None, prefix + ("a loop's inputs are computed from another's results "
+                                       "by " + reason)
+            for t in member.inputs:
+                if t.op in inside or t in part.mid_leaves:
+                    continue
+                earlier = [p for p in plan.parts[:j] if t.op is p.loop]
+                if t.op in gathers and gathers[t.op] not in plan.parts[:j] or \
+                        t.op in loops and not earlier:
+                    return None, prefix + "a loop reads a later loop's results"
+                if t.op not in gathers and t.op not in loops:
+                    if t.op in after and t.dtype.base_dtype.is_floating:
+                        return None, prefix + (f"{t.name}, computed after a loop, is not "
+                                               "read through its tangent")
+                    part.mid_leaves.append(t)
+    for t in [t for part in plan.parts for t in part.inputs + part.mid_leaves
+              if t not in part.mids] + plan.leaves:
         k = _source(t, xs)
         if k is not None:
             plan.active[t] = k
