@@ -203,15 +203,18 @@ def test_gradient_through_a_tensor_array_write_is_not_cut():
         assert sess.run(g, {x: np.ones(3, np.float32)}) == pytest.approx(3.0)
 
 
-def test_hessians_and_gradients_of_gradients_keep_tf1compat_form():
+def test_hessians_without_loops_are_written_in_tf_form():
+    """tf.hessians of a loop-free region: TF's SymbolicGradient nodes only (the rows of
+    the Jacobian gradients of tangent functions: loop_second_order.py), read back to
+    the same values; real TF's runs of such files: test_second_order_plain.py."""
     x = tf.placeholder(tf.float32, [3], name="x")
     y = tf.reduce_sum(x ** 3)
     h, = tf.hessians(y, x)
-    _, nodes = _nodes("SymbolicGradient")
-    assert all("f" not in n.attr for n in nodes)
-    feeds = {x: np.array([1.0, 2.0, 3.0], np.float32)}
-    with tf.Session() as sess:
-        np.testing.assert_allclose(sess.run(h, feeds), np.diag([6.0, 12.0, 18.0]))
+    gd, nodes = _nodes("SymbolicGradient")
+    assert nodes and all("f" in n.attr for n in nodes)
+    feeds = {"x:0": np.array([1.0, 2.0, 3.0], np.float32)}
+    np.testing.assert_allclose(_reimport(gd, h.name, feeds), np.diag([6.0, 12.0, 18.0]),
+                               rtol=1e-6)
 
 
 def test_tf_form_is_written_back_as_it_came():
