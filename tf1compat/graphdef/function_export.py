@@ -184,7 +184,8 @@ class FunctionExport:
                  aliases: Optional[Dict[Tensor, Tensor]] = None,
                  context: Any = None, dtypes: Optional[List[Any]] = None) -> AttrValue:
         """A function of `ops` (graph ops outside control-flow regions, or those of the
-        loop body `context`, or of any of a tuple of regions) taking `inputs` and returning `outputs` (a gradient op's
+        loop body `context`, or of any of a tuple of regions) taking `inputs` and
+        returning `outputs` (a gradient op's
         forward function, gradient_export.py; a loop body's, loop_gradient_export.py);
         `aliases` maps further tensors to the input they stand for; `dtypes`: the
         outputs' types where one stands for a value of another (a tf.cond's TensorArray

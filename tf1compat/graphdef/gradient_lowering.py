@@ -14,7 +14,8 @@ gradient_lowering_nn.py adds the transposed convolution and Tile with
 run-time multiples, gradient_lowering_array.py SpaceToBatchND, BatchToSpaceND,
 MatrixBandPart, ScatterNd, CropAndResize and the segment products,
 gradient_lowering_volume.py Conv3D, conv3d_transpose and the 3-D pools. Inside the
-forward function only, such an op is written as the same computation in ops TF can differentiate; the graph outside
+forward function only, such an op is written as the same computation in ops TF can
+differentiate; the graph outside
 keeps the op itself. The values are the same up to float rounding (the function
 is only differentiated, never fetched). Where a lowering chooses between branches with
 Select, each branch is computed on inputs clipped to its own side, so the branch Select

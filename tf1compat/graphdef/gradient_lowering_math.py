@@ -9,7 +9,8 @@ gradients of Asinh and Acosh give other values than TF 1.x's Python gradients
 (scripts/probe_tf_function_gradients.py); nor for Lgamma and Digamma, whose factors
 (digamma, trigamma) are written as series in ops it differentiates (`_polygamma`). None
 of them can be written exactly as ops TF differentiates, but each has a derivative that
-can, from the op's inputs and output. So inside the forward function an op `y = op(x_1, ..., x_n)` becomes
+can, from the op's inputs and output. So inside the forward function an op
+`y = op(x_1, ..., x_n)` becomes
 
     y_outside + sum_k (x_k - x_k_outside) * c_k(x_outside, y_outside)
 

@@ -112,7 +112,8 @@ class LoopPlan:
         self.prewritten: Dict[Operation, Tuple["LoopPlan", Operation]] = {}
         # loops nested in a tf.cond branch of the body reading values the branch (or one
         # around it) computes (initial values, captures) -> (the branches around the loop,
-        # innermost first; their ops computing them, the outside values those read): a function of the branch carries their gradients
+        # innermost first; their ops computing them, the outside values those read): a
+        # function of the branch carries their gradients
         # to those values
         self.branch_values: Dict["LoopPlan", Tuple[Any, List[Operation], List[Tensor]]] = {}
         # elements written, in the loop's own context just before it, into an array it
