@@ -47,3 +47,17 @@ def test_fed_divisor_divides():
             folded, fed = sess.run(q, {x: _X}), sess.run(q, {x: _X, c: 3.})
     assert np.array_equal(folded, _RECIPROCAL)
     assert np.array_equal(fed, _QUOTIENT)
+
+
+def test_pow_of_a_fed_constant_exponent_is_not_rewritten():
+    """Grappler's ConvertPow (`x ** 2` -> Square) needs a really constant exponent: a
+    fed Const gives the fed power, as in TF (which prints x ** 3 here)."""
+    x = np.array([1.5, -2.0, 3.1, 0.7], np.float32)
+    with tf.Graph().as_default():
+        base = tf.placeholder(tf.float32, [4])
+        exponent = tf.constant(2.0)
+        power = tf.pow(base, exponent)
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(power, {base: x}), np.square(x))
+            np.testing.assert_allclose(sess.run(power, {base: x, exponent: 3.0}), x ** 3,
+                                       rtol=1e-6)

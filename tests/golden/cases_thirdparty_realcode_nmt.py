@@ -56,8 +56,8 @@ def case_pow_float32_bits(tf):
         decode = tf.sign(signal) * ((1 / 255) * ((1 + 255) ** tf.abs(signal) - 1))
         consts = [tf.pow(tf.abs(x), e) for e in (2.0, 3.0, 0.5, 4.0, 1.5, -2.0)]
         with tf.Session() as sess:
-            # The project's `2 * (q / 255) - 1` is fed: TF's Grappler turns a division by
-            # a constant into a product with its reciprocal, which tf1compat does not.
+            # The project's `2 * (q / 255) - 1` is fed (TF's Grappler runs a division by
+            # a constant as a product with its reciprocal: ops/grappler_rewrites.py).
             feed = {x: xs, y: ys, signal: np.arange(0, 256, 5, dtype=np.float32) / 127.5 - 1}
             vz, vg, vd, vc = sess.run([z, grad_x, decode, consts], feed)
     finite = np.isfinite(xs) & (xs > 0)

@@ -265,8 +265,10 @@ _CONVERT_POW: Dict[float, Callable[[torch.Tensor, torch.Tensor], torch.Tensor]] 
 def _grappler_exponent(node: Any, kctx: Any) -> Optional[float]:
     """The constant exponent Grappler rewrites `node` (a Pow) for, else None: graph runs
     only (eager ops see no Grappler), a float op, and a one-element constant exponent
-    that cannot broadcast x to a larger shape."""
-    if getattr(kctx, "builder", None) is None or not node.outputs[0].dtype.is_floating:
+    (Grappler's: computed from constants, not fed) that cannot broadcast x to a larger
+    shape."""
+    if getattr(kctx, "builder", None) is None or not node.outputs[0].dtype.is_floating or \
+            not kctx.input_is_constant(node.inputs[1]):     # (a fed exponent: as fed)
         return None
     value = constant_value(node.inputs[1])
     rank = node.inputs[0].shape.ndims
