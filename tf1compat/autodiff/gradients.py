@@ -34,7 +34,7 @@ import torch
 
 from tf1compat.autodiff import grad_mode
 from tf1compat.autodiff import loop_slices
-from tf1compat.autodiff.grad_reads import forward_reads
+from tf1compat.autodiff.grad_reads import forward_reads, reaches_through_reads
 from tf1compat.autodiff.walk import GradValue, WalkResult, walk
 from tf1compat.framework import context as _context
 from tf1compat.framework import dtypes as D
@@ -430,6 +430,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
         result = walk(graph, grad_scope, ys, xs, grad_values,
                       {t._op for t in stop_tensors}, aggregation_method,
                       bool(gate_gradients), build_custom_gradient)
+        if result.walked_gradient_ops:
+            result.grads = _through_gradient_reads(graph, xs, ys, result.grads)
         outputs = _materialize(graph, grad_scope, ys, xs, grad_y_tensors, result,
                                {t._op for t in stop_tensors})
     final: List[Any] = []
@@ -439,6 +441,29 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
             g = zeros_like(x, dtype=_value_dtype(x))
         final.append(g)
     return final
+
+
+def _through_gradient_reads(graph: Graph, xs: List[Tensor], ys: List[Tensor],
+                            grads: List[Optional[GradValue]]) -> List[Optional[GradValue]]:
+    """A gradient of gradients: None for the xs TF's gradient graph does not connect
+    (see grad_reads.reaches_through_reads). The walk connects every x that reaches a
+    gradient op's forward inputs, where autograd then finds no path and gives zeros."""
+    from tf1compat.autodiff.custom_gradient import forward_reads_of
+    info = _store(graph, "tf1compat.autodiff.grad_info")
+    cache: Dict[Operation, Any] = {}
+
+    def reads_of(op: Operation) -> Any:
+        facts = info.get(op)
+        if facts is None:
+            return None
+        if op not in cache:
+            # (all of `between`, not only the graded ops: the sources' reads count)
+            reads = forward_reads(facts.between, facts.stop_ops, facts.custom_ops,
+                                  forward_reads_of, values_only=True)
+            cache[op] = (len(op._attrs["Ty"]) + len(op._attrs["Tx"]), set(reads))
+        return cache[op]
+    return [g if g is None or reaches_through_reads(x, ys, reads_of) else None
+            for x, g in zip(xs, grads)]
 
 
 def variable_source(var: Any, graph: Optional[Graph] = None) -> Tensor:

@@ -12,6 +12,9 @@ Plans without gradients keep the plain kernels.
   `g * y * x**(y-1)` even at x = 0, y = 0 (nan); torch special-cases both.
 * MulNoNan, Xdivy, Xlogy: TF's partial derivatives are themselves "no-nan" ops; torch's
   backward through `where` produces nan where the masked branch divides by zero.
+* Relu / Relu6: TF's ReluGrad and Relu6Grad multiply the gradient by the mask of active
+  units, so a NaN or inf arriving at an inactive unit stays NaN (a WGAN-GP penalty whose
+  slope is 0 for a sample); torch's backward selects 0 there.
 * Cumprod: TF divides by x (with div_no_nan), so zeros in x give 0, not the true value.
 * (Sparse)SoftmaxCrossEntropyWithLogits: TF multiplies by the op's own `backprop` output
   (traced by Dynamo as plain ops, `_xent_traced`, so AOTAutograd can cache the graph).
@@ -32,7 +35,7 @@ __all__ = ["sum_to", "broadcast_formula", "tf_broadcast_binary",
            "maximum_formula", "minimum_formula", "pow_formula", "real_div_formula",
            "mul_no_nan_formula", "xdivy_formula", "xlogy_formula", "atan2_formula",
            "xlog1py_formula", "zeta_formula", "polygamma_formula", "cumprod_formula",
-           "xent_formula"]
+           "xent_formula", "relu_formula", "relu6_formula"]
 
 Formula = Callable[[Any, Callable[..., Any], Any], Optional[Callable[..., Any]]]
 
@@ -287,6 +290,47 @@ def cumprod_formula(node: Any, kernel: Callable[..., Any], kctx: Any
             return _CumprodApply.apply(kernel, x, a, axis % x.dim(), exclusive, reverse)
         return kernel(x, a)
     return run
+
+
+class _MaskedGradApply(torch.autograd.Function):
+    """`kernel(x)` whose gradient is TF's `g * mask` (a product: NaN and inf times an
+    inactive unit's 0 give NaN); the backward is differentiable in `g`, as TF's gradient
+    of ReluGrad (ReluGrad of the incoming gradient, nothing for the features). The mask
+    is made in the backward from the saved input or output (`mask_of(x, out)`)."""
+
+    @staticmethod
+    def forward(ctx: Any, kernel: Callable, x: torch.Tensor,
+                mask_of: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]) -> torch.Tensor:
+        out = kernel(x)
+        ctx.mask_of = mask_of
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: torch.Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        return None, g * ctx.mask_of(x, out), None
+
+
+def _masked_formula(mask_of: Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
+                    ) -> Formula:
+    def formula(node: Any, kernel: Callable[..., Any], kctx: Any
+                ) -> Optional[Callable[..., Any]]:
+        if not node.outputs[0].dtype.is_floating:
+            return None
+
+        def run(x: Any) -> Any:
+            if isinstance(x, torch.Tensor) and x.requires_grad:
+                return _MaskedGradApply.apply(kernel, x, mask_of)
+            return kernel(x)
+        return run
+    return formula
+
+
+# TF's _ReluGrad masks with the output, _Relu6Grad with the input (a bool mask: the
+# product with it is one kernel).
+relu_formula = _masked_formula(lambda x, out: out > 0)
+relu6_formula = _masked_formula(lambda x, out: (x > 0) & (x < 6))
 
 
 class _CumprodApply(torch.autograd.Function):

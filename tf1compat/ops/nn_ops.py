@@ -28,6 +28,7 @@ from tf1compat.framework.tensor import Tensor
 from tf1compat.framework.tensor_conversion import convert_to_tensor
 from tf1compat.framework.tensor_shape import TensorShape, as_shape, unknown_shape
 from tf1compat.ops import array_ops, math_ops
+from tf1compat.ops._grad_formulas import relu6_formula, relu_formula
 from tf1compat.ops._kernels import static_ints
 from tf1compat.ops._shape_rules import node_desc, unary_rule
 from tf1compat.ops.creation_ops import range as _range
@@ -86,8 +87,10 @@ def _leaky_relu_kernel(node: Any) -> Callable[..., Any]:
     return lambda x: torch.where(x > 0, x, x * alpha)
 
 
-activation("Relu", lambda node: torch.relu, REAL, grad_names=names("ReluGrad"))
-activation("Relu6", lambda node: _relu6, REAL, grad_names=names("Relu6Grad"))
+activation("Relu", lambda node: torch.relu, REAL, grad_names=names("ReluGrad"),
+           grad_formula=relu_formula)
+activation("Relu6", lambda node: _relu6, REAL, grad_names=names("Relu6Grad"),
+           grad_formula=relu6_formula)
 activation("Elu", lambda node: F.elu, grad_names=names("EluGrad"))
 activation("Selu", lambda node: _selu, grad_names=names("SeluGrad"))
 activation("Softplus", lambda node: _softplus, grad_names=names("mul"))

@@ -8,13 +8,17 @@ maps documents to rows of UTF-8 bytes, `tokenizer` is the default word splitter,
 Ids follow TF 1.15 exactly: while fitting, words get ids in order of first appearance;
 `min_frequency` re-numbers the kept words by descending count (ties in key order) and keeps
 only words seen more than `min_frequency` times. `save`/`restore` pickle the processor, and
-the instance attributes carry TF's names, so a processor TF 1.x pickled loads here under
-`tf1compat.install()` (its module paths are mapped in shim.py).
+the instance attributes carry TF's names: `save` writes the pickle naming TF 1.x's module
+paths for these classes and the default tokenizer, so TF 1.x's `restore` reads it (a model
+trained here is evaluated by TF 1.x with its vocabulary), and `restore` reads such files,
+TF 1.x's own included, with or without `tf1compat.install()`.
 """
 
 from __future__ import annotations
 
 import collections
+import importlib
+import io
 import math
 import pickle
 import re
@@ -193,15 +197,69 @@ class VocabularyProcessor:
             yield " ".join(self.vocabulary_.reverse(class_id) for class_id in item)
 
     def save(self, filename: str) -> None:
-        """Pickles the processor to `filename` (any tf.gfile path)."""
+        """Pickles the processor to `filename` (any tf.gfile path), naming TF 1.x's
+        module paths so that TF 1.x's `VocabularyProcessor.restore` reads it too."""
+        buffer = io.BytesIO()
+        _TFPathPickler(buffer).dump(self)
         with gfile.Open(filename, "wb") as f:
-            f.write(pickle.dumps(self))
+            f.write(buffer.getvalue())
 
     @classmethod
     def restore(cls, filename: str) -> "VocabularyProcessor":
-        """The processor pickled in `filename`."""
+        """The processor pickled in `filename` (by `save` here or by TF 1.x)."""
         with gfile.Open(filename, "rb") as f:
-            return pickle.loads(f.read())
+            return _TFPathUnpickler(io.BytesIO(f.read())).load()
+
+
+# TF 1.x's module of each object a VocabularyProcessor pickle names.
+_TF_PACKAGE = "tensorflow.contrib.learn.python.learn.preprocessing"
+_TF_TEXT = _TF_PACKAGE + ".text"
+_TF_MODULE_OF = {"VocabularyProcessor": _TF_TEXT, "ByteProcessor": _TF_TEXT,
+                 "tokenizer": _TF_TEXT,
+                 "CategoricalVocabulary": _TF_PACKAGE + ".categorical_vocabulary",
+                 "CategoricalProcessor": _TF_PACKAGE + ".categorical"}
+
+
+class _TFPathPickler(pickle.Pickler):
+    """Pickles this module's classes and tokenizer as TF 1.x's, by module path: each as
+    `getattr(importlib.import_module(<TF 1.x module>), <name>)`, which TF 1.x resolves to
+    its own objects and `_TFPathUnpickler` (or the shim) to these."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        name = getattr(obj, "__name__", None)
+        if (isinstance(name, str) and name in _TF_MODULE_OF
+                and globals().get(name) is obj):
+            return getattr, (_ModulePath(_TF_MODULE_OF[name]), name)
+        if isinstance(obj, _ModulePath):
+            return importlib.import_module, (obj.path,)
+        return NotImplemented
+
+
+class _ModulePath:
+    """A module named by its import path in a pickle (see _TFPathPickler)."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+
+def _import_module(path: str) -> Any:
+    """importlib.import_module, with TF 1.x's preprocessing modules read as this one
+    (so a pickle naming them loads without `tf1compat.install()`)."""
+    if path == _TF_PACKAGE or path.startswith(_TF_PACKAGE + "."):
+        return importlib.import_module(__name__)
+    return importlib.import_module(path)
+
+
+class _TFPathUnpickler(pickle.Unpickler):
+    """Reads TF 1.x's module paths of this module's objects as this module: the GLOBAL
+    references TF 1.x writes and the import_module calls `save` writes."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "importlib" and name == "import_module":
+            return _import_module
+        if module == _TF_PACKAGE or module.startswith(_TF_PACKAGE + "."):
+            return getattr(importlib.import_module(__name__), name)
+        return super().find_class(module, name)
 
 
 def _rows(x: Any) -> Any:
