@@ -54,12 +54,18 @@ outputs nothing reads) raise or do nothing: they run op by op after the forward 
 so a failing check leaves the variables as they were. The step then runs op by op
 (`ForwardFailed`), which raises the check's error as TF's does, at its place in the plan.
 
-The forward segment must be pure: a stateful op before the gradient op (a random op,
-whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
-the tail could not reorder) keeps the plan op by op with that op named as the reason.
-The segment's results and their gradients (a merged segment's results include them)
-are checked against the op-by-op segment on copies of the variables before the compiled
-segment is used (`check`).
+The forward segment must be pure. Variable assignments before the gradient op that
+nothing up to it needs (batch norm's moving averages, Adam's sparse slot scaling) and
+ops whose output shapes depend on values (`Unique` of an embedding's indices) or that
+a graph cannot hold (summaries) run right after the gradient op instead (`_deferred`).
+Any other stateful op before the gradient op (a random op, whose stream must stay TF's;
+an assignment a forward op reads) keeps the plan op by op with that op named as the
+reason. A value differentiated where it is computed (an embedding lookup's output: the
+variable's gradient is IndexedSlices of it) is made an autograd source inside the merged
+graph; a step whose gradient op cannot join the graph then stays op by op. The segment's
+results and their gradients (a merged segment's results include them) are checked
+against the op-by-op segment on copies of the variables before the compiled segment is
+used (`check`).
 
 A plan that differentiates fed values only, with pure ops throughout (`tf.gradients` of
 a computation, no store writes: `compiles_whole`), is not cut: hot_plans.py compiles it
@@ -426,11 +432,13 @@ _DATA_SHAPED = frozenset({"Unique", "UniqueV2", "UniqueWithCounts", "UniqueWithC
 def _deferred(plan: Plan, g: int) -> Tuple[Plan, int]:
     """`plan` with the steps before its gradient op (step `g`) that nothing up to the
     gradient op needs moved to right after it (in their order), and the gradient op's
-    new index. Moved: variable assignments, ops of `_DATA_SHAPED` and the ops of their
+    new index. Moved: variable assignments, ops of `_DATA_SHAPED`, pure ops a compiled
+    graph cannot hold (summaries: strings, CPU-only kernels) and the ops of their
     values. Adam's sparse update scales its slots (`Assign(m, m * beta1)`) and finds the
-    unique indices of an embedding's gradient without waiting for the gradient, so the
-    plan's order may put that work among the forward ops, where it stops the compiled
-    graph (an update, a data-dependent shape). Running it after the gradient op gives
+    unique indices of an embedding's gradient without waiting for the gradient, and a
+    fetched summary of the logits needs only them, so the plan's order may put that
+    work among the forward ops, where it stops the compiled graph (an update, a
+    data-dependent shape, a string). Running it after the gradient op gives
     the same values: a moved assignment writes a variable no step left up to the
     gradient op reads, and nothing there writes what a moved step reads (TF's executor
     too may run them in either order)."""
@@ -441,7 +449,7 @@ def _deferred(plan: Plan, g: int) -> Tuple[Plan, int]:
         keys = getattr(step.kernel, "bound_keys", None)
         assigns = bool(keys) and bool(step.op._op_def.ref_input_indices)
         if step.kernel is None or step.marks or not (
-                assigns or step.op.type in _DATA_SHAPED or
+                assigns or step.op.type in _DATA_SHAPED or _blocker(step) is not None or
                 any(a.kind == SLOT and a.ref in made for a in step.args)):
             continue
         if not assigns and step.op._op_def.stateful:

@@ -731,14 +731,11 @@ class _StepHotPlan(_HotPlan):
             return
         if mismatch is not None and pieces.merged:
             # The gradient op could not join the graph: the forward segment alone, as
-            # before merged segments (its reason is kept if that fails too), where it
-            # can be cut without it.
-            pieces = compiled_steps.split(self.plan, merge=False)
-            if isinstance(pieces, str):
-                self._give_up(f"{mismatch}; {pieces}")
-                return
+            # before merged segments (its reason is kept if that fails too), if it can be.
+            if isinstance(pieces := compiled_steps.split(self.plan, merge=False), str):
+                return self._give_up(f"{mismatch}; {pieces}")
             self.pieces = pieces
-            self.pieces.generate()
+            pieces.generate()
             self.record.reason = f"gradient op left out of the compiled graph: {mismatch}"
             self._compile_job(feeds, variables)
             return
