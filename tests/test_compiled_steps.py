@@ -505,6 +505,46 @@ def test_an_embedding_step_compiles_with_its_gradient_at_the_lookup(compile_env)
     assert sorted(tail[:3]) == ["Assign", "Assign", "Unique"], tail
 
 
+def _summarised_step(steps):
+    """char-rnn's pattern: histograms of the logits and the per-example losses and a
+    scalar of the loss, merged, fetched with the loss and the training op; the
+    summaries' values (histogram sums and maxima, the scalar) of each step and the
+    step plan's hot record."""
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        x = tf.placeholder(tf.float32, [None, 12], name="x")
+        y = tf.placeholder(tf.float32, [None, 3], name="y")
+        logits = tf.layers.dense(tf.layers.dense(x, 16, tf.nn.relu), 3)
+        losses = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits)
+        loss = tf.reduce_mean(losses)
+        train = tf.train.AdamOptimizer(0.01).minimize(loss)
+        tf.summary.histogram("logits", logits)
+        tf.summary.histogram("losses", losses)
+        tf.summary.scalar("loss", loss)
+        merged = tf.summary.merge_all()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = []
+            for i in range(steps):
+                feed = {x: _X[i % 2 * 16:][:16], y: _Y[i % 2 * 16:][:16]}
+                v = tf.Summary.FromString(sess.run([merged, loss, train], feed)[0]).value
+                values.append([v[0].histo.sum, v[0].histo.max, v[1].histo.sum,
+                               v[2].simple_value])
+            return values, _step_hot_plan(sess).hot
+
+
+def test_summaries_of_forward_values_run_after_the_compiled_graph(compile_env):
+    """The summaries need nothing the gradient makes but come before the gradient op in
+    the plan's order: strings a graph cannot hold, they run after it, op by op, and give
+    the op-by-op summaries."""
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    got, record = _summarised_step(STEPS)
+    compile_env.setenv("TF1COMPAT_COMPILE", "off")
+    want, _ = _summarised_step(STEPS)
+    assert record.status == COMPILED and record.reason == "", record
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 def test_an_assignment_the_forward_ops_wait_for_keeps_the_step_op_by_op(compile_env):
     """An assignment before the gradient op that a forward op depends on (here a
     control dependency) is not moved after it: the step says why it is not compiled."""
