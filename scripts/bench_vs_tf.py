@@ -162,6 +162,50 @@ def w_lstm(tf: Any, np: Any) -> Tuple[Step, int, str]:
     return (lambda: sess.run([loss, train], feed)), 3, "step"
 
 
+def w_unrolled_lstm(tf: Any, np: Any) -> Tuple[Step, int, str]:
+    """A character model: embedding, 2 BasicLSTMCell(32) layers statically unrolled 20
+    steps (one cell call per step, variables reused), softmax loss, Adam on gradients
+    clipped by their global norm; batch 10, the final state fed back each step."""
+    vocab, units, steps, batch = 65, 32, 20, 10
+    cell = tf.nn.rnn_cell.MultiRNNCell(
+        [tf.nn.rnn_cell.BasicLSTMCell(units) for _ in range(2)], state_is_tuple=True)
+    ids = tf.placeholder(tf.int32, [batch, steps])
+    targets = tf.placeholder(tf.int32, [batch, steps])
+    initial_state = cell.zero_state(batch, tf.float32)
+    with tf.variable_scope("model"):
+        softmax_w = tf.get_variable("softmax_w", [units, vocab])
+        softmax_b = tf.get_variable("softmax_b", [vocab])
+    embedding = tf.get_variable("embedding", [vocab, units])
+    inputs = tf.split(tf.nn.embedding_lookup(embedding, ids), steps, 1)
+    state, outputs = initial_state, []
+    with tf.variable_scope("model"):
+        for i, x in enumerate(inputs):
+            if i:
+                tf.get_variable_scope().reuse_variables()
+            output, state = cell(tf.squeeze(x, [1]), state)
+            outputs.append(output)
+    logits = tf.matmul(tf.reshape(tf.concat(outputs, 1), [-1, units]), softmax_w) + softmax_b
+    weights = tf.ones([batch * steps])
+    losses = tf.nn.sparse_softmax_cross_entropy_with_logits(
+        labels=tf.reshape(targets, [-1]), logits=logits) * weights
+    cost = tf.reduce_sum(losses / (weights + 1e-12)) / batch / steps
+    tvars = tf.trainable_variables()
+    grads, _ = tf.clip_by_global_norm(tf.gradients(cost, tvars), 5.0)
+    train = tf.train.AdamOptimizer(2e-3).apply_gradients(zip(grads, tvars))
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    rng = np.random.RandomState(0)
+    data = rng.randint(0, vocab, (batch, steps + 1)).astype(np.int32)
+    feed = {ids: data[:, :-1], targets: data[:, 1:]}
+    last = [sess.run(initial_state)]
+
+    def step() -> None:
+        for (c, h), value in zip(initial_state, last[0]):
+            feed[c], feed[h] = value.c, value.h
+        _, last[0], _ = sess.run([cost, state, train], feed)
+    return step, 5, "step"
+
+
 def w_summaries(tf: Any, np: Any) -> Tuple[Step, int, str]:
     """The MLP step plus merged summaries (3 scalars, 6 weight histograms) written to an
     event file every step."""

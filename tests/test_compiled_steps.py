@@ -169,16 +169,30 @@ def test_the_traced_pooling_ops_equal_atens_to_the_second_order():
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12)
 
 
-def test_batch_norm_with_update_ops_stays_op_by_op_with_the_reason(compile_env):
-    def build():
-        x = tf.placeholder(tf.float32, [None, 12], name="x")
-        h = tf.layers.batch_normalization(tf.layers.dense(x, 8), training=True)
-        loss = tf.reduce_mean(tf.square(h - 0.5))
-        with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
-            return loss, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-    record = _same_training(compile_env, build, lambda i: {"x:0": _X})
-    assert record.status == OP_BY_OP
-    assert "updates variables before the gradient" in record.reason
+def _batch_norm_step():
+    x = tf.placeholder(tf.float32, [None, 12], name="x")
+    h = tf.layers.batch_normalization(tf.layers.dense(x, 8), training=True)
+    loss = tf.reduce_mean(tf.square(h - 0.5))
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        return loss, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
+def test_batch_norm_moving_averages_join_the_graph_after_the_gradient(compile_env):
+    """Batch norm's moving-average updates come before the gradient op in the plan's
+    order, but nothing up to it reads the averages: they run after it, in the compiled
+    graph with the optimizer's updates, and the step trains to the op-by-op variables."""
+    from tf1compat.runtime import compiled_steps
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    record = _same_training(compile_env, _batch_norm_step, lambda i: {"x:0": _X})
+    assert record.status == COMPILED and record.reason == "", record
+    with tf.Graph().as_default():
+        loss, train = _batch_norm_step()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], {"x:0": _X})
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+    assert not pieces.tail_plan.steps
+    assert "batch_normalization/moving_mean" in pieces.writes, pieces.writes
 
 
 def test_dropout_keeps_tfs_random_stream_op_by_op(compile_env):
@@ -435,6 +449,114 @@ def test_a_second_gradient_op_keeps_the_gradient_out_of_the_graph(compile_env):
             plan = next(p for p in sess._plans.values() if p.needs_grad)
     pieces = compiled_steps.split(plan)
     assert isinstance(pieces, str) or not pieces.merged
+
+
+_IDS = [np.array(ids, np.int32) for ids in ([1, 4, 4, 0, 9, 1, 2, 2], [3, 3, 3, 3, 5, 6, 7, 0],
+                                             [8, 1, 8, 1, 8, 1, 8, 1])]
+
+
+def _embedding_step(assign_first=False):
+    """An embedding lookup (its gradient IndexedSlices: Adam's sparse update, whose slot
+    scaling and unique indices need no gradient) and a dense layer, gradients clipped by
+    their global norm. `assign_first`: the loss waits for an assignment of a variable."""
+    def build():
+        ids = tf.placeholder(tf.int32, [None], name="ids")
+        y = tf.placeholder(tf.float32, [None, 3], name="y")
+        emb = tf.get_variable("emb", [10, 4])
+        extra = tf.Variable(1.0)
+        first = [tf.assign(extra, 2.0)] if assign_first else []
+        with tf.control_dependencies(first):
+            logits = tf.layers.dense(tf.nn.embedding_lookup(emb, ids), 3) * extra
+        loss = tf.losses.softmax_cross_entropy(y, logits)
+        tvars = tf.trainable_variables()
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        return loss, tf.train.AdamOptimizer(0.01).apply_gradients(zip(grads, tvars))
+    return build
+
+
+def _ids_feeds(i):
+    return {"ids:0": _IDS[i % 3], "y:0": _Y[:8]}
+
+
+def test_an_embedding_step_compiles_with_its_gradient_at_the_lookup(compile_env):
+    """The gradient is taken at the lookup's output (a computed value): a source inside
+    the graph that traces the gradient op. Adam's sparse update assigns its slots and
+    finds the unique indices before the gradient op in the plan's order; that work runs
+    after it instead, so the forward ops and the gradient are one graph (a different
+    number of unique indices each step recompiles nothing) and the step trains to the
+    op-by-op variables."""
+    from torch._dynamo.utils import counters
+    from tf1compat.runtime import compiled_steps
+    counters.clear()
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    record = _same_training(compile_env, _embedding_step(), _ids_feeds)
+    assert record.status == COMPILED and record.reason == "", record
+    assert not counters["graph_break"], dict(counters["graph_break"])
+    with tf.Graph().as_default():
+        loss, train = _embedding_step()()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], _ids_feeds(0))
+            pieces = compiled_steps.split(_step_hot_plan(sess))
+    assert pieces.merged
+    forward = {s.op.type for s in pieces.forward_plan.steps}
+    tail = [s.op.type for s in pieces.tail_plan.steps]
+    assert "Unique" not in forward and "Assign" not in forward
+    assert sorted(tail[:3]) == ["Assign", "Assign", "Unique"], tail
+
+
+def _summarised_step(steps):
+    """char-rnn's pattern: histograms of the logits and the per-example losses and a
+    scalar of the loss, merged, fetched with the loss and the training op; the
+    summaries' values (histogram sums and maxima, the scalar) of each step and the
+    step plan's hot record."""
+    with tf.Graph().as_default():
+        tf.set_random_seed(3)
+        x = tf.placeholder(tf.float32, [None, 12], name="x")
+        y = tf.placeholder(tf.float32, [None, 3], name="y")
+        logits = tf.layers.dense(tf.layers.dense(x, 16, tf.nn.relu), 3)
+        losses = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=logits)
+        loss = tf.reduce_mean(losses)
+        train = tf.train.AdamOptimizer(0.01).minimize(loss)
+        tf.summary.histogram("logits", logits)
+        tf.summary.histogram("losses", losses)
+        tf.summary.scalar("loss", loss)
+        merged = tf.summary.merge_all()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values = []
+            for i in range(steps):
+                feed = {x: _X[i % 2 * 16:][:16], y: _Y[i % 2 * 16:][:16]}
+                v = tf.Summary.FromString(sess.run([merged, loss, train], feed)[0]).value
+                values.append([v[0].histo.sum, v[0].histo.max, v[1].histo.sum,
+                               v[2].simple_value])
+            return values, _step_hot_plan(sess).hot
+
+
+def test_summaries_of_forward_values_run_after_the_compiled_graph(compile_env):
+    """The summaries need nothing the gradient makes but come before the gradient op in
+    the plan's order: strings a graph cannot hold, they run after it, op by op, and give
+    the op-by-op summaries."""
+    compile_env.setattr(hot_plans, "_MARGIN", float("inf"))   # the trial keeps it
+    got, record = _summarised_step(STEPS)
+    compile_env.setenv("TF1COMPAT_COMPILE", "off")
+    want, _ = _summarised_step(STEPS)
+    assert record.status == COMPILED and record.reason == "", record
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_an_assignment_the_forward_ops_wait_for_keeps_the_step_op_by_op(compile_env):
+    """An assignment before the gradient op that a forward op depends on (here a
+    control dependency) is not moved after it: the step says why it is not compiled."""
+    from tf1compat.runtime import compiled_steps
+    with tf.Graph().as_default():
+        loss, train = _embedding_step(assign_first=True)()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run([loss, train], _ids_feeds(0))
+            reason = compiled_steps.split(_step_hot_plan(sess))
+    assert reason == ("op Assign (Assign) updates variables before the gradient is "
+                      "taken"), reason
 
 
 def _data_mlp(rows, shuffle=True):

@@ -54,12 +54,18 @@ outputs nothing reads) raise or do nothing: they run op by op after the forward 
 so a failing check leaves the variables as they were. The step then runs op by op
 (`ForwardFailed`), which raises the check's error as TF's does, at its place in the plan.
 
-The forward segment must be pure: a stateful op before the gradient op (a random op,
-whose stream must stay TF's; a variable update, e.g. batch norm's moving averages that
-the tail could not reorder) keeps the plan op by op with that op named as the reason.
-The segment's results and their gradients (a merged segment's results include them)
-are checked against the op-by-op segment on copies of the variables before the compiled
-segment is used (`check`).
+The forward segment must be pure. Variable assignments before the gradient op that
+nothing up to it needs (batch norm's moving averages, Adam's sparse slot scaling) and
+ops whose output shapes depend on values (`Unique` of an embedding's indices) or that
+a graph cannot hold (summaries) run right after the gradient op instead (`_deferred`).
+Any other stateful op before the gradient op (a random op, whose stream must stay TF's;
+an assignment a forward op reads) keeps the plan op by op with that op named as the
+reason. A value differentiated where it is computed (an embedding lookup's output: the
+variable's gradient is IndexedSlices of it) is made an autograd source inside the merged
+graph; a step whose gradient op cannot join the graph then stays op by op. The segment's
+results and their gradients (a merged segment's results include them) are checked
+against the op-by-op segment on copies of the variables before the compiled segment is
+used (`check`).
 
 A plan that differentiates fed values only, with pure ops throughout (`tf.gradients` of
 a computation, no store writes: `compiles_whole`), is not cut: hot_plans.py compiles it
@@ -416,6 +422,74 @@ def _plain_gradient(step: Any) -> bool:
                 any(t._dtype.base_dtype == D.resource for t in step.op._inputs))
 
 
+# Ops whose outputs' shapes depend on their inputs' values: a compiled graph breaks at
+# each (Dynamo cannot trace them), so they run after the gradient op where nothing
+# before it needs them (`_deferred`).
+_DATA_SHAPED = frozenset({"Unique", "UniqueV2", "UniqueWithCounts", "UniqueWithCountsV2",
+                          "Where", "ListDiff"})
+
+
+def _deferred(plan: Plan, g: int) -> Tuple[Plan, int]:
+    """`plan` with the steps before its gradient op (step `g`) that nothing up to the
+    gradient op needs moved to right after it (in their order), and the gradient op's
+    new index. Moved: variable assignments, ops of `_DATA_SHAPED`, pure ops a compiled
+    graph cannot hold (summaries: strings, CPU-only kernels) and the ops of their
+    values. Adam's sparse update scales its slots (`Assign(m, m * beta1)`) and finds the
+    unique indices of an embedding's gradient without waiting for the gradient, and a
+    fetched summary of the logits needs only them, so the plan's order may put that
+    work among the forward ops, where it stops the compiled graph (an update, a
+    data-dependent shape, a string). Running it after the gradient op gives
+    the same values: a moved assignment writes a variable no step left up to the
+    gradient op reads, and nothing there writes what a moved step reads (TF's executor
+    too may run them in either order)."""
+    steps = plan.steps
+    moved: Dict[int, None] = {}
+    made: Dict[int, int] = {}       # slot -> the candidate step that makes it
+    for i, step in enumerate(steps[:g]):
+        keys = getattr(step.kernel, "bound_keys", None)
+        assigns = bool(keys) and bool(step.op._op_def.ref_input_indices)
+        if step.kernel is None or step.marks or not (
+                assigns or step.op.type in _DATA_SHAPED or _blocker(step) is not None or
+                any(a.kind == SLOT and a.ref in made for a in step.args)):
+            continue
+        if not assigns and step.op._op_def.stateful:
+            continue
+        moved[i] = None
+        made.update((s, i) for s in step.outs if s is not None)
+    changed = True
+    while changed:                  # a step something left before the gradient needs stays
+        changed = False
+        for i in list(moved):
+            step = steps[i]
+            outs = {s for s in step.outs if s is not None}
+            keys = getattr(step.kernel, "bound_keys", None) or ()
+            if any((a.kind == STATE and a.ref in keys) or (a.kind == SLOT and a.ref in outs)
+                   for j in range(i + 1, g + 1) if j not in moved for a in steps[j].args) or \
+                    any(step.op in steps[j].op.control_inputs
+                        for j in range(i + 1, g + 1) if j not in moved):
+                del moved[i]
+                changed = True
+    if not moved:
+        return plan, g
+    # A value a moved step reads, freed by a step that now runs before it, is freed
+    # by the last moved step that reads it instead.
+    reads: Dict[int, int] = {}
+    for i in moved:
+        reads.update((a.ref, i) for a in steps[i].args if a.kind == SLOT)
+    frees: Dict[int, List[int]] = {i: list(step.frees) for i, step in enumerate(steps)}
+    for i in range(g + 1):
+        for slot in list(frees[i]):
+            if i not in moved and slot in reads:
+                frees[i].remove(slot)
+                frees[reads[slot]].append(slot)
+    new = [dataclasses.replace(step, frees=frees[i]) if frees[i] != step.frees else step
+           for i, step in enumerate(steps)]
+    order = [st for i, st in enumerate(new[:g]) if i not in moved]
+    order += [new[g], *(new[i] for i in sorted(moved)), *new[g + 1:]]
+    return dataclasses.replace(plan, steps=order, fn=None, source="", line_to_op={},
+                               hot=None), g - len(moved)
+
+
 def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
           ) -> Union[StepPieces, str]:
     """`plan` (with a gradient op) cut in pieces, or why it cannot be. `merge`: the
@@ -424,6 +498,7 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
     g = first_gradient(plan)
     if g is None:
         return "no gradient op"
+    plan, g = _deferred(plan, g)
     feed_position = {slot: i for i, slot in enumerate(plan.feed_slots)}
     forward_steps = []
     reads: List[Tuple[Callable[..., Any], str]] = []
@@ -439,15 +514,19 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
     check_slots = dict.fromkeys(a.ref for step in check_steps for a in step.args
                                 if a.kind == SLOT and a.ref not in check_outs)
     checked = {id(step.op) for step in check_steps}
+    # A value differentiated where it is computed (an embedding lookup's output, whose
+    # gradient becomes the variable's IndexedSlices) can be a source only inside the
+    # graph that also traces the gradient op (`_merged`): the first such value.
+    inner_mark = None
     kernels = 0
     for step in plan.steps[:g]:
         if id(step.op) in checked:
             continue
         for slot in step.marks:
             if slot not in feed_position:
-                return (f"gradient with respect to {plan.slot_tensors.get(slot, 'a value')}, "
-                        f"computed in the forward segment")
-            marked_feeds.append(feed_position[slot])
+                inner_mark = inner_mark or plan.slot_tensors.get(slot, "a value")
+            else:
+                marked_feeds.append(feed_position[slot])
         frees = [slot for slot in step.frees if slot not in check_slots]
         if _runs_first(step, head_slots):
             head_steps.append(step)
@@ -509,6 +588,9 @@ def split(plan: Plan, merge: bool = True, join: Optional[bool] = None
         if join is None:
             join = os.environ.get("TF1COMPAT_COMPILE_UPDATES", "1").strip() not in ("0", "off")
         return _joined(merged) if join else merged
+    if inner_mark is not None:
+        return (f"gradient with respect to {inner_mark}, computed in the forward segment "
+                f"(the gradient op cannot join the compiled graph)")
     return pieces
 
 
@@ -532,7 +614,6 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
             return dataclasses.replace(src, kind=SLOT, ref=var_slot[src.ref])
         return src
 
-    feed_position = {slot: i for i, slot in enumerate(plan.feed_slots)}
     gradient = plan.steps[g]
     steps = [Step(op=gradient.op, kernel=None, args=[], outs=[],
                   marks=list(var_slot.values()))]
@@ -552,9 +633,9 @@ def _merged(pieces: StepPieces, g: int) -> StepPieces:
         if step.kernel is not None and step.op.type == "ReadVariableOp" and \
                 step.outs and step.outs[0] in pieces.forward_plan.feed_slots:
             continue                      # a resource read: an input of the segment
-        marks = [m for m in step.marks if m in feed_position]
+        # Fed and computed values differentiated become autograd sources in the graph.
         steps.append(dataclasses.replace(step, args=[as_slot(a) for a in step.args],
-                                         marks=marks, frees=frees))
+                                         frees=frees))
     live_slots = list(live)
     read_slots = pieces.forward_plan.feed_slots[len(plan.feed_slots):]  # input ops' too
     forward = Plan(steps=steps, feed_slots=[*plan.feed_slots, *read_slots,

@@ -731,9 +731,11 @@ class _StepHotPlan(_HotPlan):
             return
         if mismatch is not None and pieces.merged:
             # The gradient op could not join the graph: the forward segment alone, as
-            # before merged segments (its reason is kept if that fails too).
-            self.pieces = compiled_steps.split(self.plan, merge=False)
-            self.pieces.generate()
+            # before merged segments (its reason is kept if that fails too), if it can be.
+            if isinstance(pieces := compiled_steps.split(self.plan, merge=False), str):
+                return self._give_up(f"{mismatch}; {pieces}")
+            self.pieces = pieces
+            pieces.generate()
             self.record.reason = f"gradient op left out of the compiled graph: {mismatch}"
             self._compile_job(feeds, variables)
             return
