@@ -89,3 +89,68 @@ def test_graph_pipeline_batches_in_tf_seeded_order():
                 sess.run(fast_next)
     assert got == want
     assert sorted(got[:20]) == list(range(20)) and sorted(got[20:]) == list(range(20))
+
+
+@pytest.mark.parametrize("ahead", [1, 4, 7, 1024])
+@pytest.mark.parametrize("chain", ["shuffle", "shuffle_big_buffer", "shuffle_repeat",
+                                   "shuffle_repeat_forever", "repeat_shuffle"])
+def test_rows_drawn_ahead_give_the_same_batches(monkeypatch, chain, ahead):
+    """A shuffle pass over the slices draws its rows `_AHEAD` at a time: the batches are
+    the element path's whatever the chunks' size (a pass's end inside a chunk, chunks
+    smaller than a batch, one chunk for the whole pass)."""
+    from tf1compat.data import _gather
+    monkeypatch.setattr(_gather, "_AHEAD", ahead)
+    build = _chains()[chain]
+    for size in (3, 5, 64):
+        gathered, elements = batch_value(build(), size, False), rt.BatchValue(build(), size,
+                                                                              False)
+        got, want = _batches(gathered), _batches(elements)
+        assert [g[0].tolist() for g in got] == [w[0].tolist() for w in want]
+
+
+def test_known_draws_equal_the_draws_item_by_item():
+    """ShuffleIter.draw_known (every input item of a take known at once) gives `take`'s
+    items and leaves the same state, for buffers filled partly or not at all, inputs
+    ending inside a take, and takes that empty the buffer."""
+    from tf1compat.data._shuffle import ShuffleIter
+    from tf1compat.ops._philox import PhiloxWords
+    rng = np.random.RandomState(0)
+    for size in (1, 2, 3, 7, 16):
+        for n in (0, 1, 5, 23, 40):
+            counts = rng.randint(1, 12, 40).tolist()
+            pulled = iter(range(n))
+            general = ShuffleIter(size, PhiloxWords(7, 11),
+                                  lambda count: (x for _, x in zip(range(count), pulled)))
+            position = [0]
+
+            def rows(count):
+                start = position[0]
+                position[0] = min(n, start + count)
+                return range(start, position[0])
+            known = ShuffleIter(size, PhiloxWords(7, 11), lambda count: iter(rows(count)))
+            for count in counts:
+                want = general.take(count)
+                if known.pull is None:
+                    got = known.take(count)
+                else:
+                    got = known.draw_known(count, rows(known.wanted(count)))
+                assert got == want, (size, n, count)
+                assert (known.start, known.end) == (general.start, general.end)
+                assert known.buffer == general.buffer
+
+
+def test_range_shuffle_draws_the_ring_buffers_items():
+    """RangeShuffle (the windowed Fisher-Yates form) gives ShuffleIter's items over
+    0..n-1, whatever the takes' sizes against the buffer and the pass."""
+    from tf1compat.data._shuffle import RangeShuffle, ShuffleIter
+    from tf1compat.ops._philox import PhiloxWords
+    rng = np.random.RandomState(1)
+    for size in (1, 2, 3, 7, 16, 1000):
+        for n in (0, 1, 5, 23, 40):
+            counts = rng.randint(1, 30, 12).tolist()
+            items = iter(range(n))
+            ring = ShuffleIter(size, PhiloxWords(3, 4),
+                               lambda count: (x for _, x in zip(range(count), items)))
+            line = RangeShuffle(size, PhiloxWords(3, 4), n)
+            for count in counts:
+                assert line.take(count) == ring.take(count), (size, n, count)

@@ -21,11 +21,14 @@ import torch
 
 from tf1compat.data._runtime import BatchValue, DatasetValue, Element, Iter, RepeatValue, \
     TensorSliceValue
-from tf1compat.data._shuffle import ShuffleIter, ShuffleValue
+from tf1compat.data._shuffle import RangeShuffle, ShuffleIter, ShuffleValue
 
 __all__ = ["batch_value"]
 
-Take = Callable[[int], List[int]]       # up to n row numbers, fewer only at the end
+Take = Callable[[int], torch.Tensor]   # up to n row numbers (int64), fewer only at the end
+
+# Draws a shuffle pass over the slices' own rows makes at once (`_shuffled_slice_rows`).
+_AHEAD = 1024
 
 
 def batch_value(input_value: DatasetValue, batch_size: int,
@@ -55,32 +58,52 @@ def _rows(value: DatasetValue) -> Take:
     return _repeat_rows(value)
 
 
-def _shuffle_rows(value: ShuffleValue) -> Take:
-    """A shuffle pass over row numbers: the input's rows are a list, so when all the
-    rows a take asks for come, the buffer's draws take `draw_full`'s short loop."""
-    inner = _rows(value.input)
-    shuffle = ShuffleIter(value.buffer_size, value.pass_random(),
-                          lambda count: iter(inner(count)))
-
-    def take(count: int) -> List[int]:
-        want = shuffle.wanted(count)
-        if shuffle.pull is None or want <= 0 or count <= 0:
-            return shuffle.take(count)
-        rows = inner(want)
-        if len(rows) == want:
-            return shuffle.draw_full(count, rows)
-        return shuffle.draw(count, iter(rows))
-    return take
-
-
 def _slice_rows(n: int) -> Take:
     position = [0]
 
-    def take(count: int) -> List[int]:
+    def take(count: int) -> torch.Tensor:
         start = position[0]
-        stop = min(n, start + count)
-        position[0] = stop
-        return list(range(start, stop))
+        position[0] = stop = min(n, start + count)
+        return torch.arange(start, stop)
+    return take
+
+
+def _shuffle_rows(value: ShuffleValue) -> Take:
+    """A shuffle pass over row numbers: straight over the slices' rows
+    (`_shuffled_slice_rows`), or over another pass's (a repeat's), whose rows then come
+    as a take asks for them; when all that it asks for are known, the buffer's draws
+    take `draw_known`'s short loops."""
+    if isinstance(value.input, TensorSliceValue) and value.buffer_size > 0:
+        return _shuffled_slice_rows(value)
+    inner = _rows(value.input)
+    shuffle = ShuffleIter(value.buffer_size, value.pass_random(),
+                          lambda count: iter(inner(count).tolist()))
+
+    def take(count: int) -> torch.Tensor:
+        want = shuffle.wanted(count)
+        if shuffle.pull is None or want <= 0 or count <= 0:
+            rows = shuffle.take(count)
+        else:
+            rows = shuffle.draw_known(count, inner(want).tolist())
+        return torch.tensor(rows, dtype=torch.int64)
+    return take
+
+
+def _shuffled_slice_rows(value: ShuffleValue) -> Take:
+    """A shuffle pass straight over the slices' rows (`RangeShuffle`), drawn `_AHEAD`
+    rows at a time and handed out in slices: its input is its own pass over 0..n-1 and
+    its random words its pass's own, so drawing early shows nowhere but in the cost (one
+    conversion to a tensor per `_AHEAD` rows instead of one per batch)."""
+    shuffle = RangeShuffle(value.buffer_size, value.pass_random(), value.input.n)
+    state = {"drawn": torch.empty(0, dtype=torch.int64), "at": 0}
+
+    def take(count: int) -> torch.Tensor:
+        drawn, at = state["drawn"], state["at"]
+        if len(drawn) - at < count:
+            more = torch.tensor(shuffle.take(max(count, _AHEAD)), dtype=torch.int64)
+            drawn, at = torch.cat([drawn[at:], more]), 0
+        state["drawn"], state["at"] = drawn, at + count
+        return drawn[at:at + count]
     return take
 
 
@@ -91,26 +114,30 @@ def _repeat_rows(value: RepeatValue) -> Take:
     state = {"pass": None, "epoch": 0, "produced": False, "done": False}
     count = value.count
 
-    def take(wanted: int) -> List[int]:
-        out: List[int] = []
-        while len(out) < wanted and not state["done"]:
+    def take(wanted: int) -> torch.Tensor:
+        out: List[torch.Tensor] = []
+        have = 0
+        while have < wanted and not state["done"]:
             if 0 <= count <= state["epoch"]:
                 state["done"] = True
                 break
             if state["pass"] is None:
                 state["pass"] = _rows(value.input)
                 state["produced"] = False
-            asked = wanted - len(out)
+            asked = wanted - have
             got = state["pass"](asked)
-            out.extend(got)
-            if got:
+            out.append(got)
+            have += len(got)
+            if len(got):
                 state["produced"] = True
             if len(got) < asked:
                 state["pass"] = None
                 state["epoch"] += 1
                 if not state["produced"] and count < 0:
                     state["done"] = True
-        return out
+        if len(out) == 1:
+            return out[0]
+        return torch.cat(out) if out else torch.empty(0, dtype=torch.int64)
     return take
 
 
@@ -135,8 +162,7 @@ class _GatherIter(Iter):
         rows = self.rows(self.size)
         if len(rows) < self.size:
             self.done = True
-            if not rows or self.drop:
+            if not len(rows) or self.drop:
                 return None
-        index = torch.tensor(rows, dtype=torch.int64)
-        return tuple(c.index_select(0, index) if isinstance(c, torch.Tensor) else
-                     c.take(index.numpy(), axis=0) for c in self.components)
+        return tuple(c.index_select(0, rows) if isinstance(c, torch.Tensor) else
+                     c.take(rows.numpy(), axis=0) for c in self.components)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import itertools
 import weakref
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Callable, Iterator, List, Optional, Sequence
+
+import numpy as np
 
 from tf1compat.data._runtime import DatasetValue, Element, Iter, invalid
 from tf1compat.ops._philox import PhiloxWords
 
-__all__ = ["ShuffleValue", "ShuffleIter", "passes_owned_by"]
+__all__ = ["ShuffleValue", "ShuffleIter", "RangeShuffle", "passes_owned_by"]
 
 # The eager dataset object whose iterator is running (None in a Session): see
 # ShuffleValue.pass_random.
@@ -141,34 +144,103 @@ class ShuffleIter(Iter):
             self.start, self.end = start, end
         return out
 
-    def draw_full(self, count: int, items: List[Any]) -> List[Any]:
-        """`draw` when all `wanted(count)` items came (count >= 1): the buffer is full at
-        every draw, so a draw is `random % size` with no exhaustion to watch for - the
-        same items in the same order, without the general loop's per-item checks."""
-        size, buffer = self.size, self.buffer
+    def draw_known(self, count: int, items: Sequence[Any]) -> List[Any]:
+        """`draw` when `items` are all the input items `wanted(count)` asked for, or all
+        that remained (fewer: the input ends after them); count >= 1. The same items in
+        the same order as `draw`, in two short loops: draws from a full buffer (a
+        draw's refill goes into the slot its head item left), then, once the input has
+        ended, draws from what is left."""
+        size, buffer, out = self.size, self.buffer, []
         start, end = self.start, self.end
         fill = size - (end - start)
+        if len(items) < fill:          # the buffer never fills: every draw drains it
+            for item in items:
+                buffer[end % size] = item
+                end += 1
+            self.start, self.end, self.pull = start, end, None
+            return self._drain(count, out)
         for item in items[:fill]:
             buffer[end % size] = item
             end += 1
-        out = []
-        refills = iter(items[fill:])
-        for k, word in enumerate(self.random.take(count)):
-            if k:
-                buffer[end % size] = next(refills)
-                end += 1
-            index = (start + word % size) % size
-            head = start % size
+        # Full draws: the first, then one per refill item.
+        full = min(count, len(items) - fill + 1)
+        refills = itertools.chain(items[fill:fill + full - 1], (None,))
+        head = start % size
+        for word, item in zip(self.random.take(full), refills):
+            index = head + word % size
+            if index >= size:
+                index -= size
             out.append(buffer[index])
             buffer[index] = buffer[head]
-            buffer[head] = None
-            start += 1
-        self.start, self.end = start, end
+            buffer[head] = item
+            head += 1
+            if head == size:
+                head = 0
+        self.start, self.end = start + full, end + full - 1
+        if full == count:
+            return out
+        self.pull = None               # fewer items than wanted: the input has ended
+        return self._drain(count - full, out)
+
+    def _drain(self, count: int, out: List[Any]) -> List[Any]:
+        """`count` more draws (fewer once the buffer is empty) with the input ended,
+        appended to `out`."""
+        size, buffer = self.size, self.buffer
+        start, end = self.start, self.end
+        n = min(count, end - start)
+        if n > 0:
+            for word in self.random.take(n):
+                index = (start + word % (end - start)) % size
+                head = start % size
+                out.append(buffer[index])
+                buffer[index] = buffer[head]
+                buffer[head] = None
+                start += 1
+        self.start = start
         return out
 
     def get_next(self) -> Optional[Element]:
         items = self.take(1)
         return items[0] if items else None
+
+
+class RangeShuffle:
+    """One pass of TF's shuffle over the items 0..n-1 in order (from_tensor_slices' row
+    numbers, data/_gather.py): `ShuffleIter`'s items, in a form without its ring.
+
+    Laid out in a line (the pass's k-th draw at position k, the input's items behind
+    the buffer in order), TF's shuffle is a Fisher-Yates shuffle with a window: draw k
+    swaps position k with position k + (word % live), live = min(buffer size, n - k)
+    (the buffer's items, which lie at k .. k + live - 1: `ShuffleIter`'s ring, its head
+    at k, its newest item last); position k then holds the item drawn. The words'
+    remainders are computed for many draws at once, so each draw costs one swap in
+    Python. `window` holds the positions from `done` up to `loaded`."""
+
+    def __init__(self, size: int, random: PhiloxWords, n: int):
+        self.size, self.random, self.n = size, random, n
+        self.window: List[int] = []
+        self.done = 0
+        self.loaded = 0
+
+    def take(self, count: int) -> List[int]:
+        """The pass's next `count` items (fewer only at its end)."""
+        count = min(count, self.n - self.done)
+        if count <= 0:
+            return []
+        done, size, n, window = self.done, self.size, self.n, self.window
+        # The last draw's buffer reaches position done + count - 1 + size - 1.
+        loaded = min(n, done + count - 1 + size)
+        window.extend(range(self.loaded, loaded))
+        self.loaded = loaded
+        draw = np.arange(count)
+        live = np.minimum(size, n - done - draw)
+        words = np.array(self.random.take(count), dtype=np.int64)
+        for k, other in enumerate((draw + words % live).tolist()):
+            window[k], window[other] = window[other], window[k]
+        out = window[:count]
+        del window[:count]
+        self.done = done + count
+        return out
 
 
 _NONE = object()
