@@ -197,10 +197,10 @@ def conv_bias_kernel(conv: Any, bias_add: Any, relu: Optional[Any], kctx: Any
     return run
 
 
-def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable]]:
+def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable, bool]]:
     """For a Relu of a BiasAdd of a Conv2D, or a BiasAdd of a Conv2D not consumed by a Relu
-    alone: (the chain's ops, its inputs [x, filter, bias], the fused kernel's factory);
-    else None. The plan checks that nothing else reads the intermediates."""
+    alone: (the chain's ops, its inputs [x, filter, bias], the fused kernel's factory,
+    True: it applies its ops' gradients itself); else None. The plan checks that nothing else reads the intermediates."""
     relu = op if op._type == "Relu" else None
     bias_add = op._inputs[0]._op if relu is not None else op
     if bias_add._type != "BiasAdd" or bias_add.attrs["T"].name != "float32":
@@ -212,7 +212,10 @@ def match_conv_bias(op: Any) -> Optional[Tuple[List[Any], List[Any], Callable]]:
         return None      # its Relu ends the chain
     chain = [conv, bias_add] + ([relu] if relu is not None else [])
     inputs = [conv._inputs[0], conv._inputs[1], bias_add._inputs[1]]
-    return chain, inputs, lambda kctx: conv_bias_kernel(conv, bias_add, relu, kctx)
+    # (own gradients: the fused backward masks by the output as TF's ReluGrad does, but
+    # zeroes, not keeps, a NaN gradient at an inactive unit; Relu's grad_formula would
+    # otherwise keep the chain unfused in every training plan)
+    return chain, inputs, lambda kctx: conv_bias_kernel(conv, bias_add, relu, kctx), True
 
 
 PLAN_FUSIONS["conv_bias"] = match_conv_bias
