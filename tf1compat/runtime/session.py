@@ -295,8 +295,7 @@ class BaseSession:
         if graph is None:
             graph = get_default_graph()
         elif not isinstance(graph, Graph):
-            raise TypeError("Argument `graph` must be a tf.Graph, but got "
-                            f"\"{type(graph).__name__}\"")
+            raise TypeError(f'Argument `graph` must be a tf.Graph, but got "{type(graph).__name__}"')
         if config is None:
             config = context_config()     # TF: the eager context's config (tf.config)
         if not isinstance(config, _config.ConfigProto):
